@@ -1,0 +1,33 @@
+# Two commands do all set-up on a fresh machine with only python3:
+#   make lab    open the course in JupyterLab
+#   make test   run every test (unit, property, notebooks, browser)
+VENV   ?= .venv
+PYTHON ?= python3
+PY      = $(VENV)/bin/python
+STAMP   = $(VENV)/.installed
+
+.PHONY: lab test install notebooks bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e ".[dev]"
+	touch $(STAMP)
+
+install: $(STAMP)
+
+lab: $(STAMP)
+	$(VENV)/bin/jupyter lab notebooks/
+
+test: $(STAMP)
+	$(PY) -m pytest -n 2 --dist loadfile -q
+
+# Developers: rebuild and re-execute the stored notebooks from tools/nbsrc/.
+notebooks: $(STAMP)
+	$(PY) tools/build_notebooks.py
+
+bench: $(STAMP)
+	$(PY) -m benchmarks
+
+clean:
+	rm -rf $(VENV) build *.egg-info

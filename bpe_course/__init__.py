@@ -1,0 +1,27 @@
+"""bpe_course: byte-pair encoding from characters to GPT-2 and GPT-4, exact and fast.
+
+One data model runs through the package: ``vocab: dict[int, bytes]`` and
+``merges: list[tuple[bytes, bytes]]`` in creation order, plus special tokens.
+
+>>> import bpe_course
+>>> vocab, merges = bpe_course.train_bpe("low low low lower lowest", 260)
+>>> tok = bpe_course.Tokenizer(vocab, merges)
+>>> tok.decode(tok.encode("lowest")) == "lowest"
+True
+"""
+
+from .bytelevel import bytes_to_unicode
+from .corpus import CorpusError, read_text_file
+from .io import TokenizerFileError
+from .pretokenize import GPT2_PATTERN, GPT4_PATTERN, pretokenize, split_specials
+from .pretrained import HashMismatchError, cl100k, gpt2, merges_from_ranks
+from .tokenizer import Tokenizer
+from .train import count_pretokens, train_bpe
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "GPT2_PATTERN", "GPT4_PATTERN", "CorpusError", "HashMismatchError", "Tokenizer", "TokenizerFileError",
+    "bytes_to_unicode", "cl100k", "count_pretokens", "gpt2", "merges_from_ranks", "pretokenize",
+    "read_text_file", "split_specials", "train_bpe",
+]

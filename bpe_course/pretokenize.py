@@ -1,0 +1,148 @@
+"""Pre-tokenization: cut text into pieces that BPE merges never cross.
+
+Two layers, applied in this order:
+
+1. Special tokens (``<|endoftext|>`` ...) are split out first. They are never
+   merged with anything and never seen by the regex.
+2. The remaining ordinary text is cut by a regex into pre-tokens (words with
+   their leading space, runs of digits, punctuation, whitespace).
+
+>>> pretokenize("Hello world!! 123", GPT2_PATTERN)
+['Hello', ' world', '!!', ' 123']
+>>> pretokenize("Hello world!! 12345", GPT4_PATTERN)
+['Hello', ' world', '!!', ' ', '123', '45']
+>>> split_specials("a<|endoftext|>b", ["<|endoftext|>"])
+[('a', False), ('<|endoftext|>', True), ('b', False)]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import lru_cache
+
+import regex
+
+# GPT-2 (2019). The pattern string is the one tiktoken uses for "gpt2"/"r50k_base": the
+# original release's pattern with possessive quantifiers, which behaves identically but
+# backtracks less. Alternatives in order: contractions, letters, numbers, other symbols
+# (each optionally with one leading space), then whitespace.
+GPT2_PATTERN = r"""'(?:[sdmt]|ll|ve|re)| ?\p{L}++| ?\p{N}++| ?[^\s\p{L}\p{N}]++|\s++$|\s+(?!\S)|\s"""
+
+# GPT-4's cl100k_base (2023), as tiktoken uses it: case-insensitive contractions, numbers in
+# groups of at most three digits, newlines kept apart from other whitespace.
+GPT4_PATTERN = r"""'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+|\s++$|\s*[\r\n]|\s+(?!\S)|\s"""
+
+_WHITESPACE = regex.compile(r"\s")  # the patterns' own idea of whitespace (Unicode White_Space)
+
+PATTERNS: dict[str, str | None] = {"gpt2": GPT2_PATTERN, "gpt4": GPT4_PATTERN, "none": None}
+
+
+def resolve_pattern(pattern: str | None) -> str | None:
+    """Turn ``"gpt2"``, ``"gpt4"``, ``"none"``/``None`` or a regex string into a regex string (or None).
+
+    >>> resolve_pattern("gpt2") == GPT2_PATTERN
+    True
+    >>> resolve_pattern("none") is None
+    True
+    """
+    if pattern is None:
+        return None
+    if not isinstance(pattern, str):
+        raise TypeError(f"pattern must be 'gpt2', 'gpt4', 'none' or a regex string, not {type(pattern).__name__}")
+    if pattern in PATTERNS:
+        return PATTERNS[pattern]
+    compiled_pattern(pattern)  # raises a clear error if it does not compile
+    return pattern
+
+
+def pattern_name(pattern: str | None) -> str | None:
+    """The short name of a known pattern (``"gpt2"``, ``"gpt4"``, ``"none"``), else None."""
+    for name, known in PATTERNS.items():
+        if known == pattern:
+            return name
+    return None
+
+
+@lru_cache(maxsize=32)
+def compiled_pattern(pattern: str) -> regex.Pattern:
+    try:
+        return regex.compile(pattern)
+    except regex.error as exc:
+        raise ValueError(f"pre-tokenization pattern does not compile: {exc} in {pattern!r}") from None
+
+
+def pretokenize(text: str, pattern: str | None) -> list[str]:
+    """Cut ordinary text (no special tokens) into pre-tokens; ``None`` keeps it whole."""
+    if pattern is None:
+        return [text] if text else []
+    return compiled_pattern(pattern).findall(text)
+
+
+@lru_cache(maxsize=64)
+def specials_regex(specials: tuple[str, ...]) -> regex.Pattern | None:
+    """One regex matching any of ``specials``; where they overlap, the longest wins.
+
+    >>> specials_regex(("<|a|>", "<|a|><|a|>")).findall("<|a|><|a|><|a|>")
+    ['<|a|><|a|>', '<|a|>']
+    """
+    if not specials:
+        return None
+    # subtle: alternation is leftmost-first, so sorting longest first makes the longest win.
+    ordered = sorted(set(specials), key=lambda s: (-len(s), s))
+    return regex.compile("|".join(regex.escape(s) for s in ordered))
+
+
+def split_specials(text: str, specials: Iterable[str]) -> list[tuple[str, bool]]:
+    """Split ``text`` into ``(piece, is_special)`` runs, specials matched longest first."""
+    found = specials_regex(tuple(sorted(set(specials))))
+    if found is None:
+        return [(text, False)] if text else []
+    pieces: list[tuple[str, bool]] = []
+    start = 0
+    for match in found.finditer(text):
+        if match.start() > start:
+            pieces.append((text[start:match.start()], False))
+        pieces.append((match.group(), True))
+        start = match.end()
+    if start < len(text):
+        pieces.append((text[start:], False))
+    return pieces
+
+
+def safe_cut(text: str, pattern: str | None, specials: Iterable[str] = (), limit: int | None = None) -> int:
+    """The largest position ``i <= limit`` where ``text`` may be cut without changing its pre-tokens.
+
+    Pre-tokenizing ``text[:i]`` and ``text[i:]`` separately gives exactly the pre-tokens of
+    ``text`` -- whatever text follows -- for the GPT-2 and GPT-4 patterns. Returns 0 if there is none.
+
+    subtle: a single space between two non-space characters is such a place. No alternative of
+    either pattern lets a match that started on the left swallow that space (letters, digits and
+    symbols stop at whitespace; whitespace runs cannot start at a non-space), and every match
+    starting at the space depends only on the text to its right (neither pattern looks behind).
+    The end of a special token is always safe. For other patterns we only trust special tokens.
+
+    >>> safe_cut("one two", GPT2_PATTERN)
+    3
+    >>> safe_cut("one  two three", GPT2_PATTERN, limit=7)
+    0
+    """
+    specials = tuple(sorted(set(specials)))
+    longest = max((len(s) for s in specials), default=1)
+    # subtle: a special token that starts before i and ends after the text is impossible when
+    # i <= len(text) - longest, so the specials we can see are all the specials there are.
+    limit = len(text) - longest if limit is None else min(limit, len(text) - longest)
+    if limit <= 0:
+        return 0
+    spans = [m.span() for m in specials_regex(specials).finditer(text, 0, limit + longest)] if specials else []
+    best = max((end for _, end in spans if end <= limit), default=0)
+    if pattern in (GPT2_PATTERN, GPT4_PATTERN):
+        i = text.rfind(" ", best + 1, limit + 1)
+        while i > best:
+            if not _WHITESPACE.match(text, i - 1) and not _WHITESPACE.match(text, i + 1) and not _inside(i, spans):
+                return i
+            i = text.rfind(" ", best + 1, i)
+    return best
+
+
+def _inside(i: int, spans: list[tuple[int, int]]) -> bool:
+    return any(start < i < end for start, end in spans)

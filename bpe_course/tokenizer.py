@@ -1,0 +1,261 @@
+"""The byte-level BPE tokenizer: encode text to ids and decode ids back.
+
+>>> from bpe_course.train import train_bpe
+>>> vocab, merges = train_bpe("low low low lower lowest", 259)
+>>> tok = Tokenizer(vocab, merges)
+>>> tok.encode("low lowest")
+[257, 258, 101, 115, 116]
+>>> tok.decode(tok.encode("low lowest"))
+'low lowest'
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Iterator, Mapping
+from heapq import heapify, heappop, heappush
+
+from .pretokenize import pattern_name, pretokenize, resolve_pattern, safe_cut, specials_regex, split_specials
+
+LONG_PIECE = 64  # pieces longer than this use the heap merge: O(n log n) instead of O(n^2)
+CACHE_LIMIT = 200_000  # pre-tokens remembered between calls; the cache is emptied when full
+STREAM_CHUNK = 1 << 16  # characters gathered before encode_iterable looks for a safe cut
+
+
+class Tokenizer:
+    """A byte-level BPE tokenizer over one data model: ``vocab``, ``merges``, special tokens, pattern.
+
+    ``special_tokens`` is a list of strings already in ``vocab`` (as their UTF-8 bytes), or a
+    ``{token: id}`` mapping. ``pattern`` is ``"gpt2"``, ``"gpt4"``, ``"none"`` or a regex.
+    """
+
+    def __init__(self, vocab: Mapping[int, bytes], merges: Iterable[tuple[bytes, bytes]],
+                 special_tokens: Iterable[str] | Mapping[str, int] = (), pattern: str | None = "gpt2") -> None:
+        self.vocab: dict[int, bytes] = dict(vocab)
+        self.merges: list[tuple[bytes, bytes]] = [(bytes(a), bytes(b)) for a, b in merges]
+        self.pattern: str | None = resolve_pattern(pattern)
+        self.special_tokens: dict[str, int] = self._find_specials(special_tokens)
+        special_ids = set(self.special_tokens.values())
+        self._id_of: dict[bytes, int] = {}
+        for i, token in self.vocab.items():
+            if i not in special_ids:
+                if token in self._id_of:
+                    raise ValueError(f"vocab has the same bytes {token!r} under ids {self._id_of[token]} and {i}")
+                self._id_of[token] = i
+        missing = [b for b in range(256) if bytes([b]) not in self._id_of]
+        if missing:
+            raise ValueError(f"vocab lacks {len(missing)} of the 256 single bytes (first missing: byte {missing[0]}); "
+                             "a byte-level tokenizer needs them all")
+        self._rank: dict[bytes, int] = {}
+        for k, (a, b) in enumerate(self.merges):
+            for part in (a, b, a + b):
+                if part not in self._id_of:
+                    raise ValueError(f"merge {k} ({a!r}, {b!r}): {part!r} is not in the vocab")
+            self._rank.setdefault(a + b, k)
+        self._cache: dict[str, list[int]] = {}
+
+    def _find_specials(self, special_tokens: Iterable[str] | Mapping[str, int]) -> dict[str, int]:
+        if isinstance(special_tokens, Mapping):
+            found = dict(special_tokens)
+            for s, i in found.items():
+                if self.vocab.get(i) != s.encode("utf-8"):
+                    raise ValueError(f"special token {s!r}: vocab id {i} holds {self.vocab.get(i)!r}, not its bytes")
+            return found
+        if isinstance(special_tokens, str):
+            raise TypeError(f"special_tokens must be a list of strings, not the string {special_tokens!r}")
+        by_bytes = {t: i for i, t in sorted(self.vocab.items())}  # highest id wins: specials come last
+        found = {}
+        for s in special_tokens:
+            if s.encode("utf-8") not in by_bytes:
+                raise ValueError(f"special token {s!r} is not in the vocab")
+            found[s] = by_bytes[s.encode("utf-8")]
+        return found
+
+    def __repr__(self) -> str:
+        name = pattern_name(self.pattern) or "custom"
+        return (f"Tokenizer(vocab_size={len(self.vocab)}, merges={len(self.merges)}, "
+                f"special_tokens={list(self.special_tokens)}, pattern={name!r})")
+
+    @property
+    def vocab_size(self) -> int:
+        return len(self.vocab)
+
+    # ---- encoding ------------------------------------------------------------------------
+    def encode(self, text: str, *, allowed_special: Iterable[str] | str = frozenset(),
+               disallowed_special: Iterable[str] | str = "all") -> list[int]:
+        """Encode ``text``, with tiktoken's rules for special tokens.
+
+        By default a registered special token in the text raises ``ValueError``.
+        ``allowed_special="all"`` (or a set) encodes those as their ids; ``disallowed_special=()``
+        encodes the others as ordinary text. Where specials overlap, the longest wins.
+        """
+        allowed, disallowed = self._special_sets(allowed_special, disallowed_special)
+        text = _check_text(text)
+        if disallowed:
+            found = specials_regex(tuple(sorted(disallowed))).search(text)
+            if found:
+                raise ValueError(
+                    f"the text contains the special token {found.group()!r} at character {found.start()}. "
+                    f"To encode it as the special token, pass allowed_special={{{found.group()!r}}} (or 'all'); "
+                    "to encode it as ordinary text, pass disallowed_special=()")
+        if not allowed:
+            return self.encode_ordinary(text)
+        ids: list[int] = []
+        for piece, is_special in split_specials(text, allowed):
+            if is_special:
+                ids.append(self.special_tokens[piece])
+            else:
+                ids.extend(self.encode_ordinary(piece))
+        return ids
+
+    def _special_sets(self, allowed, disallowed) -> tuple[set[str], set[str]]:
+        known = set(self.special_tokens)
+        allowed = known if allowed == "all" else set(allowed)
+        unknown = allowed - known
+        if unknown:
+            raise ValueError(f"allowed_special names {sorted(unknown)}, which are not special tokens of this "
+                             f"tokenizer (it has {sorted(known)})")
+        disallowed = known - allowed if disallowed == "all" else set(disallowed)
+        return allowed, disallowed
+
+    def encode_ordinary(self, text: str) -> list[int]:
+        """Encode ``text`` treating special-token text as ordinary text."""
+        text = _check_text(text)
+        ids: list[int] = []
+        cache = self._cache
+        for piece in pretokenize(text, self.pattern):
+            piece_ids = cache.get(piece)
+            if piece_ids is None:
+                piece_ids = self.encode_piece(piece.encode("utf-8"))
+                if len(cache) >= CACHE_LIMIT:
+                    cache.clear()
+                cache[piece] = piece_ids
+            ids.extend(piece_ids)
+        return ids
+
+    def encode_piece(self, piece: bytes) -> list[int]:
+        """BPE inside one pre-token: merge the adjacent pair of lowest merge rank until none is left.
+
+        subtle: like tiktoken, a pair's rank is the rank of the token its bytes concatenate to.
+        """
+        whole = self._id_of.get(piece)
+        if whole is not None:
+            return [whole]
+        if len(piece) > LONG_PIECE:
+            return self._encode_long_piece(piece)
+        ranks, inf = self._rank, math.inf
+        parts = [piece[i:i + 1] for i in range(len(piece))]
+        pair_ranks = [ranks.get(piece[i:i + 2], inf) for i in range(len(piece) - 1)]
+        while pair_ranks:
+            best = min(pair_ranks)
+            if best == inf:
+                break
+            i = pair_ranks.index(best)  # leftmost of equal ranks, as tiktoken
+            parts[i:i + 2] = [parts[i] + parts[i + 1]]
+            del pair_ranks[i]
+            if i > 0:
+                pair_ranks[i - 1] = ranks.get(parts[i - 1] + parts[i], inf)
+            if i < len(pair_ranks):
+                pair_ranks[i] = ranks.get(parts[i] + parts[i + 1], inf)
+        return [self._id_of[p] for p in parts]
+
+    def _encode_long_piece(self, piece: bytes) -> list[int]:
+        """The same merges as :meth:`encode_piece`, using a heap over a linked list of parts."""
+        n, ranks = len(piece), self._rank
+        nxt = list(range(1, n + 1))  # parts are named by their start offset; nxt[s] is where part s ends
+        prv = list(range(-1, n - 1))
+        alive = [True] * n
+        heap = [(r, i, i + 1, i + 2) for i in range(n - 1) if (r := ranks.get(piece[i:i + 2])) is not None]
+        heapify(heap)
+        while heap:
+            _, s, m, e = heappop(heap)
+            if not alive[s] or nxt[s] != m or nxt[m] != e:
+                continue  # stale: one of the two parts has merged since this entry was pushed
+            alive[m] = False
+            nxt[s] = e
+            if e < n:
+                prv[e] = s
+                r = ranks.get(piece[s:nxt[e]])
+                if r is not None:
+                    heappush(heap, (r, s, e, nxt[e]))
+            p = prv[s]
+            if p >= 0:
+                r = ranks.get(piece[p:e])
+                if r is not None:
+                    heappush(heap, (r, p, s, e))
+        out, s = [], 0
+        while s < n:
+            out.append(self._id_of[piece[s:nxt[s]]])
+            s = nxt[s]
+        return out
+
+    def encode_iterable(self, texts: Iterable[str], *, allowed_special: Iterable[str] | str = frozenset(),
+                        disallowed_special: Iterable[str] | str = "all") -> Iterator[int]:
+        """Yield the ids of the concatenation of ``texts`` lazily, e.g. over the lines of a big file.
+
+        The result is exactly ``encode("".join(texts))`` however the text is cut. Memory stays
+        bounded by the longest stretch without a safe cut (for GPT-2/GPT-4 patterns: a space
+        between two non-space characters, or the end of a special token).
+        """
+        self._special_sets(allowed_special, disallowed_special)  # fail early on bad arguments
+        specials = tuple(self.special_tokens)
+        parts: list[str] = []
+        size, next_try = 0, STREAM_CHUNK
+        for text in texts:
+            parts.append(_check_text(text))
+            size += len(text)
+            if size < next_try:
+                continue
+            buffer = "".join(parts)
+            cut = safe_cut(buffer, self.pattern, specials)
+            if cut:
+                yield from self.encode(buffer[:cut], allowed_special=allowed_special,
+                                       disallowed_special=disallowed_special)
+                buffer = buffer[cut:]
+            parts, size = [buffer], len(buffer)
+            next_try = size + STREAM_CHUNK if cut else 2 * size  # subtle: doubling keeps it linear
+        yield from self.encode("".join(parts), allowed_special=allowed_special,
+                               disallowed_special=disallowed_special)
+
+    # ---- decoding ------------------------------------------------------------------------
+    def decode_bytes(self, ids: Iterable[int]) -> bytes:
+        """The bytes of a sequence of ids; an unknown id raises ``ValueError`` naming it."""
+        vocab = self.vocab
+        try:
+            return b"".join([vocab[i] for i in ids])
+        except (KeyError, TypeError):
+            ids = list(ids)
+            bad = next(i for i in ids if not isinstance(i, int) or i not in vocab)
+            raise ValueError(f"unknown token id {bad!r} at position {ids.index(bad)}: "
+                             f"ids run from {min(vocab)} to {max(vocab)}") from None
+
+    def decode(self, ids: Iterable[int], errors: str = "replace") -> str:
+        """Decode ids to text; bytes that are not valid UTF-8 become U+FFFD (``errors="replace"``)."""
+        return self.decode_bytes(ids).decode("utf-8", errors=errors)
+
+    def token_bytes(self, ids: Iterable[int]) -> list[bytes]:
+        """The bytes of each token, e.g. to show where the boundaries fall."""
+        return [self.decode_bytes([i]) for i in ids]
+
+    # ---- saving and loading (see bpe_course.io) -------------------------------------------
+    def save(self, path, format: str = "bpe-course") -> None:
+        from .io import save
+        save(self, path, format=format)
+
+    @classmethod
+    def load(cls, path, format: str | None = None) -> Tokenizer:
+        from .io import load
+        return load(path, format=format)
+
+
+def _check_text(text: str) -> str:
+    """Reject non-str input; replace lone surrogates the way tiktoken does."""
+    if not isinstance(text, str):
+        raise TypeError(f"text must be str, got {type(text).__name__}")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        # subtle: round-tripping through UTF-16 pairs up surrogate halves that belong together
+        # (into one real character) and turns the lone ones into U+FFFD -- tiktoken's rule.
+        text = text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    return text
