@@ -72,10 +72,79 @@ def compiled_pattern(pattern: str) -> regex.Pattern:
 
 
 def pretokenize(text: str, pattern: str | None) -> list[str]:
-    """Cut ordinary text (no special tokens) into pre-tokens; ``None`` keeps it whole."""
+    """Cut ordinary text (no special tokens) into pre-tokens; ``None`` keeps it whole.
+
+    For the GPT-2 and GPT-4 patterns, letters and digits are those of tiktoken's Unicode tables,
+    so that text with recently assigned characters splits exactly as tiktoken splits it:
+
+    >>> pretokenize("\U0002CEA2:A", GPT4_PATTERN)  # U+2CEA2 is no letter to tiktoken 0.14
+    ['\U0002cea2:', 'A']
+    """
     if pattern is None:
         return [text] if text else []
-    return compiled_pattern(pattern).findall(text)
+    pieces = compiled_pattern(pattern).findall(text)
+    if pattern in _TIKTOKEN_PATTERNS and not text.isascii() and not unicode_disagreements().isdisjoint(text):
+        pieces = exact_pattern(pattern).findall(text)
+    return pieces
+
+
+# ---- Unicode versions ----------------------------------------------------------------------
+# subtle: `regex` may know newer Unicode than the Rust regex crate inside tiktoken, so \p{L} can
+# differ on a few thousand recently assigned characters. Ordinary text never has them: the fast
+# pattern runs as is, and only text that contains one of them is split again with classes spelt
+# out from tiktoken's own tables (bpe_course/unicode_tables.py), which is ten times slower.
+_TIKTOKEN_PATTERNS = (GPT2_PATTERN, GPT4_PATTERN)
+
+
+def _table(ranges: str) -> str:
+    """``"41-5A B5"`` -> a character-class body ``\\U00000041-\\U0000005A\\U000000B5``."""
+    out = []
+    for run in ranges.split():
+        start, _, end = run.partition("-")
+        out.append(f"\\U{int(start, 16):08X}" + (f"-\\U{int(end, 16):08X}" if end else ""))
+    return "".join(out)
+
+
+@lru_cache(maxsize=None)
+def _class_bodies() -> dict[str, str]:
+    from . import unicode_tables as t
+    return {"L": _table(t.LETTERS), "N": _table(t.NUMBERS), "s": _table(t.WHITESPACE)}
+
+
+@lru_cache(maxsize=4)
+def exact_pattern(pattern: str) -> regex.Pattern:
+    """``pattern`` with ``\\p{L}``, ``\\p{N}``, ``\\s`` and ``\\S`` spelt out from tiktoken's tables."""
+    body, out, in_class, i = _class_bodies(), [], False, 0
+    while i < len(pattern):
+        for escape, key in (("\\p{L}", "L"), ("\\p{N}", "N"), ("\\s", "s"), ("\\S", "S")):
+            if pattern.startswith(escape, i):
+                cls = body["s" if key == "S" else key]
+                out.append(cls if in_class else (f"[^{cls}]" if key == "S" else f"[{cls}]"))
+                i += len(escape)
+                break
+        else:
+            ch = pattern[i:i + 2] if pattern[i] == "\\" else pattern[i]
+            in_class = (in_class or ch == "[") and ch != "]"
+            out.append(ch)
+            i += len(ch)
+    return regex.compile("".join(out))
+
+
+@lru_cache(maxsize=None)
+def unicode_disagreements() -> frozenset[str]:
+    """The characters whose class (letter, number, space) differs between `regex` and tiktoken."""
+    from . import unicode_tables as t
+    every = "".join(map(chr, range(0xD800))) + "".join(map(chr, range(0xE000, 0x110000)))  # no surrogates
+    differ: set[str] = set()
+    for escape, ranges in (("\\p{L}", t.LETTERS), ("\\p{N}", t.NUMBERS), ("\\s", t.WHITESPACE)):
+        theirs = {chr(c) for run in ranges.split() for c in _span(run)}
+        differ |= set(regex.findall(escape, every)) ^ theirs
+    return frozenset(differ)
+
+
+def _span(run: str) -> range:
+    start, _, end = run.partition("-")
+    return range(int(start, 16), int(end or start, 16) + 1)
 
 
 @lru_cache(maxsize=64)

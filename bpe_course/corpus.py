@@ -1,0 +1,280 @@
+"""Text to train on: the built-in offline corpora, the learner's own files, downloads.
+
+The built-in corpora are frozen files in the repository's ``data/`` folder; every
+:func:`load` checks the file against ``data/SHA256SUMS``, so a notebook's numbers never
+depend on which Python is installed (Python's own docs change between versions).
+
+>>> names()[:3]
+['python_docs', 'python_code', 'numbers']
+>>> load("languages/de").startswith("Am Samstagmorgen")
+True
+>>> train, heldout = train_heldout("python_docs")
+>>> len(heldout) < len(train)
+True
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import os
+from collections.abc import Iterable
+from pathlib import Path
+
+# subtle: module-level so tests (and the curious) can point it at a copy with monkeypatch.
+DATA_DIR = Path(__file__).parent.parent / "data"
+
+# ISO 639-1 code -> language of data/languages/<code>.txt (prose written for this course).
+LANGUAGES = {"ar": "Arabic", "de": "German", "es": "Spanish", "fr": "French",
+             "hi": "Hindi", "ja": "Japanese", "ru": "Russian", "zh": "Chinese (simplified)"}
+
+# name -> file under data/ ("languages" is the exception: all language files joined).
+_FILES = {
+    "python_docs": "python_docs.txt",
+    "python_code": "python_code.txt",
+    "numbers": "numbers.txt",
+    **{f"languages/{code}": f"languages/{code}.txt" for code in LANGUAGES},
+}
+# Corpora whose train / held-out split is frozen in its own files (made by tools/make_data.py).
+_SPLITS = {
+    "python_docs": ("python_docs_train.txt", "python_docs_heldout.txt"),
+    "python_code": ("python_code_train.txt", "python_code_heldout.txt"),
+}
+
+DESCRIPTIONS = {
+    "python_docs": "English prose: Python 3.11.7's help topics (pydoc_data.topics), ~466 KB",
+    "python_code": "Python source: 12 pure-Python stdlib modules of CPython 3.11.7, ~410 KB",
+    "numbers": "dates, prices, phone-like numbers, arithmetic and tables, ~3 KB",
+    "languages": "all of languages/<code> below, one after another (~21 KB)",
+    **{f"languages/{c}": f"{lang}: weather, a market, a journey, a recipe; ~2-4 KB" for c, lang in LANGUAGES.items()},
+}
+
+
+class CorpusError(ValueError):
+    """A corpus file that cannot be used; the message names the file and the problem."""
+
+
+def read_text_file(path: str | os.PathLike, errors: str = "strict") -> str:
+    """Read a UTF-8 text file. With ``errors="strict"`` a bad byte raises :class:`CorpusError`
+    naming the file and the byte offset; ``"replace"`` turns bad bytes into U+FFFD instead."""
+    path = Path(path)
+    if not path.exists():
+        raise FileNotFoundError(f"corpus file not found: {path}")
+    if path.is_dir():
+        raise CorpusError(f"corpus path is a directory, not a text file: {path}")
+    data = path.read_bytes()
+    try:
+        return data.decode("utf-8", errors=errors)
+    except UnicodeDecodeError as exc:
+        raise CorpusError(
+            f"{path}: not valid UTF-8 at byte offset {exc.start} (byte 0x{data[exc.start]:02x}); "
+            "re-save the file as UTF-8, or read it with errors='replace'"
+        ) from None
+
+
+# ---------------------------------------------------------------- built-in corpora
+
+
+def names() -> list[str]:
+    """The built-in corpora; ``languages`` is all ``languages/<iso code>`` files together."""
+    return ["python_docs", "python_code", "numbers", "languages", *(f"languages/{c}" for c in LANGUAGES)]
+
+
+def data_dir() -> Path:
+    """The folder holding the frozen corpora; a clear :class:`CorpusError` if it is not there."""
+    folder = Path(DATA_DIR)
+    if not (folder / "SHA256SUMS").is_file():
+        raise CorpusError(
+            f"the built-in corpora are missing: no {folder / 'SHA256SUMS'}. They ship in the course "
+            "repository's data/ folder next to bpe_course/ (a pip-installed bpe_course has no data/); "
+            "work from a clone of the repository, or use load_text(path) for your own files"
+        )
+    return folder
+
+
+def _check_name(name: str) -> None:
+    if name not in names():
+        close = difflib.get_close_matches(str(name), names(), n=1)
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        raise CorpusError(f"unknown corpus {name!r}{hint} (built-in corpora: {', '.join(names())})")
+
+
+def path(name: str) -> Path:
+    """Where a built-in corpus lives (for ``"languages"``: the folder of language files).
+
+    >>> path("numbers").name
+    'numbers.txt'
+    """
+    _check_name(name)
+    return data_dir() / (_FILES[name] if name in _FILES else "languages")
+
+
+def _expected_sha256(folder: Path) -> dict[str, str]:
+    """``data/SHA256SUMS`` as ``{relative path: hex digest}``."""
+    lines = (folder / "SHA256SUMS").read_text(encoding="utf-8").splitlines()
+    # subtle: sha256sum writes "<hash>  <file>", or "<hash> *<file>" in binary mode; accept both.
+    return {rel.lstrip(" *"): digest.lower() for digest, _, rel in (line.partition(" ") for line in lines) if rel}
+
+
+def _read_verified(relative: str) -> str:
+    """Read ``data/<relative>``, check its sha256 against SHA256SUMS, decode it as UTF-8."""
+    folder = data_dir()
+    file = folder / relative
+    expected = _expected_sha256(folder).get(relative)
+    if expected is None:
+        raise CorpusError(f"{file}: no line for {relative!r} in {folder / 'SHA256SUMS'}")
+    if not file.is_file():
+        raise CorpusError(f"{file}: built-in corpus file is missing")
+    data = file.read_bytes()
+    # subtle: checked on every load (cheap: ~1 ms for 0.5 MB), so an edit between loads is caught too.
+    actual = hashlib.sha256(data).hexdigest()
+    if actual != expected:
+        raise CorpusError(
+            f"{file}: sha256 mismatch (expected {expected}, actual {actual}); the frozen corpus was "
+            "changed. Restore it from the repository, or regenerate data/ with tools/make_data.py"
+        )
+    return data.decode("utf-8")
+
+
+def load(name: str) -> str:
+    """The text of a built-in corpus, after checking its sha256.
+
+    >>> load("languages").count("\\n\\n") > 40
+    True
+    """
+    _check_name(name)
+    if name == "languages":
+        return "\n".join(load(f"languages/{code}") for code in LANGUAGES)
+    return _read_verified(_FILES[name])
+
+
+def split_text(text: str, heldout_fraction: float = 0.1) -> tuple[str, str]:
+    """Cut ``text`` at the paragraph break (blank line) nearest to where its last
+    ``heldout_fraction`` begins; the blank line itself goes to neither part.
+
+    >>> split_text("a\\n\\nb\\n\\nc\\n\\nd\\n", 0.25)
+    ('a\\n\\nb\\n\\nc\\n', 'd\\n')
+    """
+    target = len(text) * (1 - heldout_fraction)
+    breaks = [i for i in range(len(text) - 1) if text[i : i + 2] == "\n\n"]
+    if not breaks:
+        raise CorpusError("cannot split a text without a paragraph break (blank line)")
+    cut = min(breaks, key=lambda i: abs(i - target))
+    return text[: cut + 1], text[cut + 2 :]
+
+
+def train_heldout(name: str) -> tuple[str, str]:
+    """A stable (train, held-out) split of a built-in corpus.
+
+    ``python_docs`` and ``python_code`` have frozen split files (whole help topics / whole
+    modules held out); the others are cut by :func:`split_text` (for ``"languages"``, each
+    language separately, so every language appears in both parts).
+
+    >>> train, heldout = train_heldout("python_code")
+    >>> heldout.splitlines()[0]
+    '# ===== Lib/calendar.py (CPython 3.11.7, Python Software Foundation License) ====='
+    """
+    _check_name(name)
+    if name in _SPLITS:
+        train_file, heldout_file = _SPLITS[name]
+        return _read_verified(train_file), _read_verified(heldout_file)
+    if name == "languages":
+        parts = [train_heldout(f"languages/{code}") for code in LANGUAGES]
+        return "\n".join(t for t, _ in parts), "\n".join(h for _, h in parts)
+    return split_text(load(name))
+
+
+# ---------------------------------------------------------------- the learner's own text
+
+
+def read_files(paths: Iterable[str | os.PathLike], errors: str = "strict") -> str:
+    """Read several UTF-8 files and join them with ``"\\n"``; every error names its file."""
+    if isinstance(paths, (str, os.PathLike)):
+        raise TypeError("read_files takes a list of paths; for a single file use read_text_file(path)")
+    paths = list(paths)
+    if not paths:
+        raise CorpusError("read_files: the list of files is empty")
+    return "\n".join(read_text_file(p, errors=errors) for p in paths)
+
+
+def _looks_like_path(source: str) -> bool:
+    """True for strings a learner most likely meant as a file name.
+
+    >>> _looks_like_path("notes/ch1.txt"), _looks_like_path("story.txt"), _looks_like_path("hello world")
+    (True, True, False)
+    """
+    one_line = "\n" not in source and len(source) < 300
+    return one_line and ("/" in source or os.sep in source or source.lower().endswith((".txt", ".md", ".text")))
+
+
+def load_text(
+    source: str | os.PathLike | Iterable[str | os.PathLike] | None = None,
+    *,
+    text: str | None = None,
+    errors: str = "strict",
+) -> str:
+    """Turn a corpus name, a file, several files, or (explicitly) a string into training text.
+
+    The rule, in order:
+
+    1. ``load_text(text="...")``: the string itself is the text (the only way to pass raw text).
+    2. a ``Path`` (any ``os.PathLike``), or a string naming an existing file: that file.
+    3. a list or tuple of paths: those files, via :func:`read_files`.
+    4. a built-in corpus name (see :func:`names`): that corpus.
+    5. any other string is an error: ``FileNotFoundError`` if it looks like a path (contains
+       ``/`` or ends in ``.txt``), else :class:`CorpusError`. So a typo'd file name never
+       silently becomes training text.
+
+    >>> load_text(text="low lower lowest")
+    'low lower lowest'
+    >>> load_text("numbers") == load("numbers")
+    True
+    >>> load_text("python_doc")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    bpe_course.corpus.CorpusError: 'python_doc' is neither an existing file ...; did you mean 'python_docs'? ...
+    """
+    if (source is None) == (text is None):
+        raise TypeError("load_text takes exactly one of: a corpus name or file path, or text='...'")
+    if text is not None:
+        if not isinstance(text, str):
+            raise TypeError(f"text= must be a str, not {type(text).__name__}")
+        return text
+    if isinstance(source, os.PathLike):
+        return read_text_file(source, errors=errors)
+    if isinstance(source, (list, tuple)):
+        return read_files(source, errors=errors)
+    if not isinstance(source, str):
+        raise TypeError(f"load_text needs a str, a Path or a list of paths, not {type(source).__name__}")
+    if os.path.exists(source):
+        return read_text_file(source, errors=errors)
+    if source in names():
+        return load(source)
+    if _looks_like_path(source):
+        raise FileNotFoundError(f"no such file: {source!r} (relative paths start at {Path.cwd()})")
+    close = difflib.get_close_matches(source, names(), n=1)
+    hint = f"; did you mean {close[0]!r}?" if close else ""
+    shown = source if len(source) <= 60 else source[:57] + "..."
+    raise CorpusError(
+        f"{shown!r} is neither an existing file nor a built-in corpus{hint} (built-in: {', '.join(names())}). "
+        "To use a string itself as training text, call load_text(text=...)"
+    )
+
+
+# ---------------------------------------------------------------- downloads (online only)
+
+
+def download(
+    name: str,
+    cache_dir: str | os.PathLike | None = None,
+    *,
+    progress: bool = True,
+    url: str | None = None,
+    sha256: str | None = None,
+    timeout: float = 30,
+) -> Path:
+    """Fetch ``"tinystories-valid"`` or ``"tiny-shakespeare"`` once into a local cache, sha256-checked;
+    see :func:`bpe_course.download.download`."""
+    from bpe_course.download import download as _download  # subtle: lazy; download.py imports us
+
+    return _download(name, cache_dir, progress=progress, url=url, sha256=sha256, timeout=timeout)

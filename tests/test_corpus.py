@@ -1,0 +1,333 @@
+"""Tests for bpe_course.corpus and bpe_course.download. None of them reaches the internet:
+downloads go to a small HTTP server on 127.0.0.1 started inside the test."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import random
+import re
+import shutil
+import socket
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+from bpe_course import corpus
+from bpe_course import download as dl
+from bpe_course.corpus import CorpusError
+
+REPO = Path(__file__).resolve().parent.parent
+FROZEN_PYTHON = sys.version_info[:3] == (3, 11, 7)
+
+
+# ---------------------------------------------------------------- built-in corpora
+
+
+def test_every_corpus_loads_and_has_a_path() -> None:
+    for name in corpus.names():
+        text = corpus.load(name)
+        assert isinstance(text, str) and len(text) > 500, name
+        assert corpus.path(name).exists(), name
+
+
+def test_sha256sums_cover_every_data_file() -> None:
+    sums = {}
+    for line in (REPO / "data" / "SHA256SUMS").read_text(encoding="utf-8").splitlines():
+        digest, relative = line.split("  ")
+        sums[relative] = digest
+    files = {p.relative_to(REPO / "data").as_posix() for p in (REPO / "data").rglob("*") if p.is_file()}
+    assert files - {"README.md", "SHA256SUMS"} == set(sums)
+    for relative, digest in sums.items():
+        data = (REPO / "data" / relative).read_bytes()
+        assert hashlib.sha256(data).hexdigest() == digest, relative
+        assert b"\r" not in data, relative
+        data.decode("utf-8")
+
+
+def test_sizes_and_languages() -> None:
+    assert 400_000 < len(corpus.path("python_docs").read_bytes()) < 550_000
+    assert 300_000 < len(corpus.path("python_code").read_bytes()) < 500_000
+    for code in ("de", "es", "fr", "ru", "zh", "ja", "hi", "ar"):
+        assert 2_000 <= len(corpus.path(f"languages/{code}").read_bytes()) <= 4_000, code
+    assert "ß" in corpus.load("languages/de") and "。" in corpus.load("languages/ja")
+    assert all(corpus.load(f"languages/{c}") in corpus.load("languages") for c in corpus.LANGUAGES)
+
+
+@pytest.mark.skipif(not FROZEN_PYTHON, reason="data/ was frozen from Python 3.11.7's docs and stdlib")
+def test_frozen_files_match_their_recipe() -> None:
+    from pydoc_data.topics import topics
+
+    assert corpus.load("python_docs") == "\n\n".join(topics.values())
+    spec = importlib.util.spec_from_file_location("make_data", REPO / "tools" / "make_data.py")
+    make_data = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(make_data)
+    assert make_data.main(["--check"]) == 0
+
+
+def test_train_heldout_is_a_stable_split() -> None:
+    for name in corpus.names():
+        train, heldout = corpus.train_heldout(name)
+        assert train and heldout and len(heldout) < len(train), name
+        assert heldout[:200] not in train, name
+        assert corpus.train_heldout(name) == (train, heldout)
+    train, heldout = corpus.train_heldout("python_docs")
+    assert 0.05 < len(heldout) / (len(train) + len(heldout)) < 0.2
+
+
+def test_tampered_copy_names_file_and_hashes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    copy = tmp_path / "data"
+    shutil.copytree(REPO / "data", copy)
+    target = copy / "numbers.txt"
+    expected = hashlib.sha256(target.read_bytes()).hexdigest()
+    target.write_bytes(target.read_bytes().replace(b"391", b"392"))
+    actual = hashlib.sha256(target.read_bytes()).hexdigest()
+    monkeypatch.setattr(corpus, "DATA_DIR", copy)
+    with pytest.raises(CorpusError) as info:
+        corpus.load("numbers")
+    message = str(info.value)
+    assert str(target) in message and expected in message and actual in message
+    assert corpus.load("languages/fr")  # the untouched files still load
+
+
+def test_missing_data_dir_and_unknown_names(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    with pytest.raises(CorpusError, match="did you mean 'python_docs'"):
+        corpus.load("python_doc")
+    with pytest.raises(CorpusError, match="unknown corpus"):
+        corpus.train_heldout("shakespeare")
+    monkeypatch.setattr(corpus, "DATA_DIR", tmp_path / "nowhere")
+    with pytest.raises(CorpusError, match="built-in corpora are missing"):
+        corpus.load("numbers")
+
+
+def test_file_without_a_sha256_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    copy = tmp_path / "data"
+    shutil.copytree(REPO / "data", copy)
+    sums = copy / "SHA256SUMS"
+    sums.write_text("".join(l for l in sums.read_text().splitlines(True) if "numbers" not in l))
+    monkeypatch.setattr(corpus, "DATA_DIR", copy)
+    with pytest.raises(CorpusError, match="no line for 'numbers.txt'"):
+        corpus.load("numbers")
+
+
+# ---------------------------------------------------------------- the learner's files
+
+
+def test_read_text_file_errors(tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError, match="nope.txt"):
+        corpus.read_text_file(tmp_path / "nope.txt")
+    bad = tmp_path / "bad.txt"
+    bad.write_bytes(b"abc\xffdef")
+    with pytest.raises(CorpusError, match=r"bad\.txt: not valid UTF-8 at byte offset 3 \(byte 0xff\)"):
+        corpus.read_text_file(bad)
+    assert corpus.read_text_file(bad, errors="replace") == "abc\ufffddef"
+    with pytest.raises(CorpusError, match="directory"):
+        corpus.read_text_file(tmp_path)
+
+
+def test_read_files(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text("alpha", encoding="utf-8")
+    (tmp_path / "b.txt").write_text("beta\n", encoding="utf-8")
+    (tmp_path / "c.txt").write_bytes(b"ok\n\xc3(")
+    assert corpus.read_files([tmp_path / "a.txt", str(tmp_path / "b.txt")]) == "alpha\nbeta\n"
+    with pytest.raises(CorpusError, match=r"c\.txt: not valid UTF-8 at byte offset 3"):
+        corpus.read_files([tmp_path / "a.txt", tmp_path / "c.txt"])
+    with pytest.raises(FileNotFoundError, match="missing.txt"):
+        corpus.read_files([tmp_path / "a.txt", tmp_path / "missing.txt"])
+    assert corpus.read_files([tmp_path / "c.txt"], errors="replace").endswith("\ufffd(")
+    with pytest.raises(TypeError):
+        corpus.read_files(str(tmp_path / "a.txt"))
+    with pytest.raises(CorpusError, match="empty"):
+        corpus.read_files([])
+
+
+def test_load_text_rules(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my own notes\n", encoding="utf-8")
+    assert corpus.load_text(text="raw text") == "raw text"
+    assert corpus.load_text(notes) == "my own notes\n"
+    assert corpus.load_text(str(notes)) == "my own notes\n"
+    assert corpus.load_text([notes, notes]) == "my own notes\n\nmy own notes\n"
+    assert corpus.load_text("languages/es") == corpus.load("languages/es")
+    with pytest.raises(FileNotFoundError, match="notse.txt"):
+        corpus.load_text(str(tmp_path / "notse.txt"))
+    with pytest.raises(FileNotFoundError, match="'chapter1.txt'"):
+        corpus.load_text("chapter1.txt")
+    with pytest.raises(FileNotFoundError, match="missing.txt"):
+        corpus.load_text(tmp_path / "missing.txt")
+    with pytest.raises(CorpusError, match=r"load_text\(text=\.\.\.\)"):
+        corpus.load_text("low lower lowest")
+    with pytest.raises(CorpusError, match="did you mean 'numbers'"):
+        corpus.load_text("number")
+    with pytest.raises(TypeError):
+        corpus.load_text()
+    with pytest.raises(TypeError):
+        corpus.load_text("numbers", text="x")
+    monkeypatch.chdir(tmp_path)  # an existing file wins over a corpus of the same name
+    (tmp_path / "numbers").write_text("1 2 3", encoding="utf-8")
+    assert corpus.load_text("numbers") == "1 2 3"
+
+
+# ---------------------------------------------------------------- downloads, from a local server
+
+PAYLOAD = random.Random(1234).randbytes(300_000)
+PAYLOAD_SHA = hashlib.sha256(PAYLOAD).hexdigest()
+CUT_AT = 100_000
+
+
+class Handler(BaseHTTPRequestHandler):
+    """Serves PAYLOAD with Range support; ``server.mode`` switches on the failure cases."""
+
+    def do_GET(self) -> None:  # noqa: N802 (http.server's naming)
+        server = self.server
+        asked = self.headers.get("Range")
+        server.ranges.append(asked)
+        if server.mode == "missing":
+            self.send_error(404)
+            return
+        body = PAYLOAD if server.mode != "wrong" else PAYLOAD[::-1]
+        start = 0
+        match = re.fullmatch(r"bytes=(\d+)-", asked or "")
+        if match and server.mode != "ignore_range":
+            start = int(match.group(1))
+            self.send_response(206)
+            self.send_header("Content-Range", f"bytes {start}-{len(body) - 1}/{len(body)}")
+        else:
+            self.send_response(200)
+        chunk = body[start:]
+        self.send_header("Content-Length", str(len(chunk)))
+        self.end_headers()
+        if server.mode == "cut":
+            chunk = chunk[:CUT_AT]
+        elif server.mode == "stall":
+            self.wfile.write(chunk[:1000])
+            self.wfile.flush()
+            time.sleep(1.0)
+            return
+        self.wfile.write(chunk)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.fixture
+def server(monkeypatch: pytest.MonkeyPatch) -> Iterator[ThreadingHTTPServer]:
+    for var in ("http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"):
+        monkeypatch.delenv(var, raising=False)
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    httpd.daemon_threads = True
+    httpd.mode, httpd.ranges = "ok", []
+    httpd.url = f"http://127.0.0.1:{httpd.server_address[1]}/corpus.txt"
+    thread = threading.Thread(target=httpd.serve_forever, args=(0.05,), daemon=True)
+    thread.start()
+    yield httpd
+    httpd.shutdown()
+    httpd.server_close()
+
+
+def fetch(server: ThreadingHTTPServer, cache: Path, **kwargs: object) -> Path:
+    options = {"url": server.url, "sha256": PAYLOAD_SHA, "progress": False, "timeout": 5, **kwargs}
+    return dl.download("corpus.txt", cache, **options)
+
+
+def test_download_then_cached_without_network(server: ThreadingHTTPServer, tmp_path: Path) -> None:
+    path = fetch(server, tmp_path, progress=True)
+    assert path == tmp_path / "corpus.txt" and path.read_bytes() == PAYLOAD
+    assert not (tmp_path / "corpus.txt.part").exists() and server.ranges == [None]
+    server.mode = "missing"  # any request now would fail
+    assert corpus.download("corpus.txt", tmp_path, url=server.url, sha256=PAYLOAD_SHA, progress=False) == path
+    assert server.ranges == [None]
+
+
+def test_checksum_mismatch(server: ThreadingHTTPServer, tmp_path: Path) -> None:
+    server.mode = "wrong"
+    with pytest.raises(CorpusError) as info:
+        fetch(server, tmp_path)
+    wrong = hashlib.sha256(PAYLOAD[::-1]).hexdigest()
+    assert server.url in str(info.value) and PAYLOAD_SHA in str(info.value) and wrong in str(info.value)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_interrupted_download_resumes_with_range(server: ThreadingHTTPServer, tmp_path: Path) -> None:
+    server.mode = "cut"
+    with pytest.raises(CorpusError, match="interrupted after 100,000 of 300,000 bytes"):
+        fetch(server, tmp_path)
+    assert (tmp_path / "corpus.txt.part").stat().st_size == CUT_AT
+    server.mode = "ok"
+    path = fetch(server, tmp_path)
+    assert server.ranges == [None, f"bytes={CUT_AT}-"]
+    assert path.read_bytes() == PAYLOAD and not (tmp_path / "corpus.txt.part").exists()
+
+
+def test_server_ignoring_range_gives_full_download(server: ThreadingHTTPServer, tmp_path: Path) -> None:
+    (tmp_path / "corpus.txt.part").write_bytes(PAYLOAD[:CUT_AT])
+    server.mode = "ignore_range"
+    path = fetch(server, tmp_path)
+    assert server.ranges == [f"bytes={CUT_AT}-"]  # asked to resume, got a 200 with everything
+    assert path.read_bytes() == PAYLOAD
+
+
+def test_server_down_is_a_quick_clear_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    for var in ("http_proxy", "HTTP_PROXY", "all_proxy", "ALL_PROXY"):
+        monkeypatch.delenv(var, raising=False)
+    with socket.socket() as sock:  # a port that was free a moment ago: nobody listens there
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    started = time.monotonic()
+    with pytest.raises(CorpusError) as info:
+        dl.download("x.txt", tmp_path, url=f"http://127.0.0.1:{port}/x.txt", sha256="0" * 64, progress=False)
+    assert time.monotonic() - started < 5
+    message = str(info.value)
+    assert message.startswith(f"could not reach 127.0.0.1:{port}: ")
+    assert "you appear to be offline" in message and "python_docs" in message
+    assert info.value.__cause__ is None and info.value.__suppress_context__
+
+
+def test_stalled_server_times_out(server: ThreadingHTTPServer, tmp_path: Path) -> None:
+    server.mode = "stall"
+    started = time.monotonic()
+    with pytest.raises(CorpusError, match="no data for 0.3 s after 1,000 bytes"):
+        fetch(server, tmp_path, timeout=0.3)
+    assert time.monotonic() - started < 3
+
+
+def test_http_error_and_unknown_name(server: ThreadingHTTPServer, tmp_path: Path) -> None:
+    server.mode = "missing"
+    with pytest.raises(CorpusError, match="HTTP 404"):
+        fetch(server, tmp_path)
+    with pytest.raises(CorpusError, match="unknown download 'war-and-peace'; known: tinystories-valid"):
+        dl.download("war-and-peace", tmp_path)
+    with pytest.raises(CorpusError, match="plain file name"):
+        dl.download("../evil.txt", tmp_path, url=server.url)
+
+
+def test_unknown_hash_warns_and_records(server: ThreadingHTTPServer, tmp_path: Path) -> None:
+    with pytest.warns(UserWarning, match=f"observed sha256 {PAYLOAD_SHA}"):
+        path = fetch(server, tmp_path, sha256=None)
+    assert (tmp_path / "corpus.txt.sha256").read_text().split() == [PAYLOAD_SHA, "corpus.txt"]
+    assert fetch(server, tmp_path, sha256=None) == path and len(server.ranges) == 1
+
+
+def test_corrupt_cache_is_replaced(server: ThreadingHTTPServer, tmp_path: Path) -> None:
+    (tmp_path / "corpus.txt").write_bytes(b"not the file")
+    with pytest.warns(UserWarning, match="does not match its sha256"):
+        path = fetch(server, tmp_path)
+    assert path.read_bytes() == PAYLOAD
+
+
+def test_cache_dir_from_environment(
+    server: ThreadingHTTPServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("BPE_COURSE_CACHE", str(tmp_path / "cache"))
+    assert fetch(server, None) == tmp_path / "cache" / "corpus.txt"
+
+
+def test_known_sources_are_pinned() -> None:
+    for name, source in dl.SOURCES.items():
+        assert source.url.startswith("https://") and source.size, name
+        assert source.sha256 and re.fullmatch("[0-9a-f]{64}", source.sha256), name
