@@ -1,0 +1,134 @@
+"""Byte-level training: the fast trainer learns exactly the naive reference's merges."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from bpe_course import CorpusError, Tokenizer, count_pretokens, train_bpe
+
+TOY = "low " * 5 + "lower " * 2 + "newest " * 6 + "widest " * 3
+CODE = Path(__file__).read_text(encoding="utf-8")  # some Python source
+
+
+def reference_merges(text: str, n_merges: int) -> list[tuple[bytes, bytes]]:
+    """The simplest possible BPE, written independently of the package: the whole text is one
+    sequence of bytes except that merges may not cross a space-initial word boundary."""
+    import regex
+    from bpe_course import GPT2_PATTERN
+    words = [[bytes([b]) for b in w.encode()] for w in regex.findall(GPT2_PATTERN, text)]
+    merges = []
+    for _ in range(n_merges):
+        pairs = Counter(p for w in words for p in zip(w, w[1:]))
+        if not pairs:
+            break
+        best = max(pairs.items(), key=lambda kv: (kv[1], kv[0]))[0]
+        merges.append(best)
+        for w in words:
+            i = 0
+            while i < len(w) - 1:
+                if (w[i], w[i + 1]) == best:
+                    w[i:i + 2] = [w[i] + w[i + 1]]
+                i += 1
+    return merges
+
+
+def test_toy_corpus_first_merges_by_hand():
+    _, merges = train_bpe(TOY, 256 + 4)
+    # ' w'... counts: "es" 9 (newest 6 + widest 3), "st" 9, " l" 7 ... ties go to the greatest pair.
+    assert merges[0] == (b"s", b"t") and merges[1] == (b"e", b"st")
+    assert merges == reference_merges(TOY, 4)
+
+
+@pytest.mark.parametrize("vocab_size", [256, 300, 600])
+@pytest.mark.parametrize("corpus", ["toy", "docs", "code"])
+@pytest.mark.parametrize("specials", [(), ("<|endoftext|>", "<|pad|>")])
+def test_fast_equals_naive(corpus, vocab_size, specials, docs_text):
+    text = {"toy": TOY, "docs": docs_text[:60_000], "code": CODE}[corpus]
+    if specials:
+        text = "<|endoftext|>".join([text[:3000], text[3000:9000], "<|pad|>" + text[9000:]])
+    fast = train_bpe(text, vocab_size + len(specials), specials, method="fast")
+    naive = train_bpe(text, vocab_size + len(specials), specials, method="naive")
+    assert fast == naive
+    if not specials:
+        assert fast[1] == reference_merges(text, vocab_size - 256)
+
+
+@pytest.mark.parametrize("pattern", ["gpt2", "gpt4", "none"])
+def test_patterns_fast_equals_naive(pattern, docs_text):
+    text = docs_text[:20_000] if pattern != "none" else docs_text[:3_000]
+    assert train_bpe(text, 400, pattern=pattern) == train_bpe(text, 400, pattern=pattern, method="naive")
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.text(st.sampled_from("ab c\n'1é🙃"), max_size=60), st.integers(256, 300))
+def test_fast_equals_naive_property(text, vocab_size):
+    assert train_bpe(text, vocab_size) == train_bpe(text, vocab_size, method="naive")
+
+
+def test_layout_and_specials_never_merge():
+    text = "hello<|endoftext|>hello<|endoftext|>hello"
+    vocab, merges = train_bpe(text, 256 + 10 + 1, ["<|endoftext|>"])
+    assert [vocab[i] for i in range(256)] == [bytes([i]) for i in range(256)]
+    assert all(vocab[256 + k] == a + b for k, (a, b) in enumerate(merges))
+    assert vocab[max(vocab)] == b"<|endoftext|>"
+    assert not any(b"<|" in a + b for a, b in merges)
+    tok = Tokenizer(vocab, merges, ["<|endoftext|>"])
+    assert tok.decode(tok.encode(text, allowed_special="all")) == text
+
+
+def test_stops_when_no_pair_is_left():
+    vocab, merges = train_bpe("abc", 1000)
+    assert merges == [(b"b", b"c"), (b"a", b"bc")] and len(vocab) == 258
+
+
+def test_empty_corpus_gives_byte_tokenizer():
+    vocab, merges = train_bpe("", 1000, ["<|eos|>"])
+    assert merges == [] and len(vocab) == 257
+    assert Tokenizer(vocab, merges, ["<|eos|>"]).encode("hi") == [104, 105]
+
+
+def test_sources_path_and_iterable_agree(tmp_path, docs_text):
+    text = docs_text[:20_000]
+    path = tmp_path / "corpus.txt"
+    path.write_text(text, encoding="utf-8")
+    assert train_bpe(path, 300) == train_bpe(text, 300)
+    docs = text.split("\n\n")
+    assert count_pretokens(docs) == sum((count_pretokens(d) for d in docs), Counter())
+
+
+def test_parallel_counting_equals_serial(docs_text):
+    from bpe_course import train
+    text = (docs_text + "<|endoftext|>") * 3
+    serial = train._count_chunk(text, train.resolve_pattern("gpt2"), ["<|endoftext|>"])
+    assert count_pretokens(text, ["<|endoftext|>"], workers=2) == serial
+
+
+@pytest.mark.parametrize("size,specials,message", [
+    (255, (), "at least 256"), (257, ("<|a|>", "<|b|>"), "at least 256 .* = 258")])
+def test_vocab_size_too_small(size, specials, message):
+    with pytest.raises(ValueError, match=message):
+        train_bpe("text", size, specials)
+
+
+def test_bad_arguments():
+    with pytest.raises(TypeError, match="vocab_size must be an int"):
+        train_bpe("text", 300.0)
+    with pytest.raises(ValueError, match="method must be"):
+        train_bpe("text", 300, method="quick")
+    with pytest.raises(ValueError, match="distinct"):
+        train_bpe("text", 300, ["<|a|>", "<|a|>"])
+    with pytest.raises(TypeError, match="list of strings"):
+        train_bpe("text", 300, "<|a|>")
+
+
+def test_missing_and_non_utf8_files_are_named(tmp_path):
+    with pytest.raises(FileNotFoundError, match="nope.txt"):
+        train_bpe(tmp_path / "nope.txt", 300)
+    bad = tmp_path / "latin1.txt"
+    bad.write_bytes("café au lait".encode("latin-1"))
+    with pytest.raises(CorpusError, match=r"latin1\.txt: not valid UTF-8 at byte offset 3"):
+        train_bpe(bad, 300)
