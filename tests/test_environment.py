@@ -25,7 +25,7 @@ def environment_dependencies() -> set[str]:
             in_deps = True
         elif in_deps and re.match(r"\s+- [A-Za-z]", line):
             names.add(_name(line.split("- ", 1)[1]))
-    return names - {"python", "pip"}
+    return names - {"python", "pip", "pip:"}
 
 
 def test_environment_yml_lists_the_same_packages_as_pyproject():
