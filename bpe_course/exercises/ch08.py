@@ -1,0 +1,83 @@
+"""Checkers for chapter 08 (regex pre-tokenization).
+
+>>> check_number_groups(r"\\d{1,3}").ok
+True
+>>> check_gpt2_pieces("it's", ["it", "'s"]).ok
+True
+"""
+
+from __future__ import annotations
+
+import regex
+
+from ..pretokenize import GPT2_PATTERN, GPT4_PATTERN
+from .ch07 import Feedback, _placeholder
+
+# (text, the digit groups GPT-4's pattern cuts from it)
+NUMBER_CASES = tuple((text, regex.findall(r"\p{N}{1,3}", text)) for text in (
+    "7", "42", "123", "1234567", "In 2024, 1500000 people paid $19.99 for 3 items.", "call 0800 555 0199", "x1y22z333w"))
+
+
+def check_number_groups(pattern: str | None) -> Feedback:
+    """Does ``regex.findall(pattern, text)`` cut every run of digits into groups of at most three,
+    from the left (as GPT-4 does), and return nothing else?"""
+    if (empty := _placeholder(pattern)) is not None:
+        return empty
+    try:
+        compiled = regex.compile(pattern)
+    except (regex.error, TypeError) as exc:
+        return Feedback(False, f"the pattern does not compile: {exc}.", "test it with regex.compile(pattern) first.")
+    if compiled.groups:
+        return Feedback(False, "the pattern has a capturing group, so findall returns the group, not the match.",
+                        "write groups as (?:...) or leave them out.")
+    for text, expected in NUMBER_CASES:
+        got = compiled.findall(text)
+        if got == expected:
+            continue
+        message = f"on {text!r} your pattern gives {got}, expected {expected}."
+        if any(not piece.isdigit() for piece in got):
+            hint = "match digits only: \\d (or \\p{N} for every script's digits)."
+        elif any(len(piece) > 3 for piece in got):
+            hint = "a quantifier can have an upper bound: x{1,3} matches one to three x's."
+        elif "".join(got) != "".join(expected):
+            hint = ("some digits are not matched at all; word boundaries (\\b) or spaces in the pattern exclude "
+                    "digits glued to letters, as in 'x1y22'.")
+        else:
+            hint = ("groups start at the left of the number: 1234567 -> 123, 456, 7. A regex scans left to right, "
+                    "so a greedy {1,3} does exactly that; no lookahead needed.")
+        return Feedback(False, message, hint)
+    return Feedback(True, f"all {len(NUMBER_CASES)} test strings split into digit groups of at most three, like "
+                          "GPT-4's \\p{N}{1,3}.")
+
+
+def check_gpt2_pieces(text: str, answer: list[str] | None) -> Feedback:
+    """Is ``answer`` the list of pre-tokens GPT-2's pattern cuts ``text`` into?"""
+    if (empty := _placeholder(answer)) is not None:
+        return empty
+    expected = regex.findall(GPT2_PATTERN, text)
+    answer = list(answer)
+    if answer == expected:
+        return Feedback(True, f"{len(expected)} pieces: {expected}.")
+    if "".join(answer) != text:
+        return Feedback(False, f"your pieces join to {''.join(answer)!r}, not to the text {text!r}.",
+                        "pre-tokenization only cuts: every character, spaces included, lands in exactly one piece.")
+    at = next(k for k, (a, e) in enumerate(zip(answer + [None], expected + [None])) if a != e)
+    got_piece, want_piece = (answer + [None])[at], (expected + [None])[at]
+    hint = "walk the alternatives in order: contractions, ' ?letters', ' ?digits', ' ?other symbols', whitespace."
+    if want_piece is not None and want_piece.isspace():
+        hint = ("a run of spaces gives its last space to the next word: \\s+(?!\\S) stops one short of a "
+                "non-space, and that space becomes the ' ?' of the next piece.")
+    elif want_piece is not None and want_piece.startswith("'"):
+        hint = "GPT-2's contractions are lower case only: 's 't 're 've 'm 'll 'd."
+    elif got_piece is not None and got_piece.startswith("'") and got_piece[1:].isalpha():
+        hint = ("GPT-2's contractions are lower case only ('s 't 're 've 'm 'll 'd); \"'S\" is a quote "
+                "piece and a letters piece.")
+    elif got_piece is not None and "'" in got_piece[1:]:
+        hint = ("an apostrophe ends a run of letters (it is not \\p{L}); a lower-case contraction such as 't "
+                "is a piece of its own.")
+    return Feedback(False, f"piece {at} should be {want_piece!r}, you have {got_piece!r}.", hint)
+
+
+def gpt4_pieces(text: str) -> list[str]:
+    """GPT-4's pre-tokens of ``text`` (to compare with your answer after solving the GPT-2 one)."""
+    return regex.findall(GPT4_PATTERN, text)

@@ -1,0 +1,77 @@
+"""Checkers for chapter 09 (GPT-2, rank for rank).
+
+>>> from bpe_course.bytelevel import str_to_token
+>>> check_parse_merge(lambda line: tuple(str_to_token(part) for part in line.split(" "))).ok
+True
+>>> check_merge_rank((b" ", b"t"), 0).ok
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..bytelevel import token_to_str
+from ..pretrained import gpt2
+from .ch07 import Feedback, _placeholder
+
+# Lines as they appear in GPT-2's vocab.bpe, with the pair each one stands for.
+MERGE_LINES = (
+    ("Ġ t", (b" ", b"t")),
+    ("h e", (b"h", b"e")),
+    ("Ċ Ċ", (b"\n", b"\n")),
+    ("ĠâĢ ĵ", (b" \xe2\x80", b"\x93")),
+    ("ðŁ ĺ", (b"\xf0\x9f", b"\x98")),
+)
+
+
+def check_parse_merge(parse: Callable[[str], tuple[bytes, bytes]]) -> Feedback:
+    """Does ``parse(line)`` turn a ``vocab.bpe`` line into the pair of token bytes it stands for?"""
+    if (empty := _placeholder(parse)) is not None:
+        return empty
+    for line, expected in MERGE_LINES:
+        try:
+            got = parse(line)
+        except Exception as exc:  # the learner's code: report, never crash the notebook
+            return Feedback(False, f"on the line {line!r} your function raised {type(exc).__name__}: {exc}.",
+                            "split the line at its one space, then map each character back to its byte.")
+        if isinstance(got, list):
+            got = tuple(got)
+        if got == expected:
+            continue
+        message = f"the line {line!r} should give {expected!r}, your function gave {got!r}."
+        if isinstance(got, tuple) and got and all(isinstance(part, str) for part in got):
+            hint = ("those are still strings in GPT-2's printable alphabet; turn each character back into its byte "
+                    "with the inverse of bytes_to_unicode.")
+        elif isinstance(got, tuple) and len(got) != 2:
+            hint = "a merge line is exactly two tokens separated by one space: line.split(' ') gives both."
+        elif isinstance(got, tuple) and all(isinstance(part, bytes) for part in got):
+            hint = ("encoding the characters as UTF-8 is not the same as undoing bytes_to_unicode: 'Ġ' stands for "
+                    "the byte 0x20 (a space), not for its own UTF-8 bytes c4 a0.")
+        else:
+            hint = "return a tuple of two bytes objects: (left, right)."
+        return Feedback(False, message, hint)
+    return Feedback(True, f"all {len(MERGE_LINES)} sample lines parse to the right pair of bytes, including spaces, "
+                          "newlines and pieces of multi-byte characters.")
+
+
+def check_merge_rank(pair: tuple[bytes, bytes], answer: int | None) -> Feedback:
+    """Is ``answer`` the rank (0-based position in ``vocab.bpe``) of the merge ``pair`` in GPT-2?"""
+    if (empty := _placeholder(answer)) is not None:
+        return empty
+    merges = gpt2().merges
+    if pair not in merges:
+        return Feedback(False, f"{pair!r} is not one of GPT-2's merges; check the exercise's pair.")
+    rank = merges.index(pair)
+    written = f"{token_to_str(pair[0])} {token_to_str(pair[1])}"
+    if answer == rank:
+        return Feedback(True, f"the merge {written!r} has rank {rank}, so the token it makes has id 256 + {rank} = "
+                              f"{256 + rank}.")
+    hint = "search the list of merges for the pair: merges.index(pair) (and the header line is not a merge)."
+    if answer == 256 + rank:
+        return Feedback(False, f"{answer} is the id of the merged token; the rank is the position in the merge list.",
+                        "id = 256 + rank, because ids 0-255 are the single bytes.")
+    if answer in (rank + 1, rank + 2):
+        return Feedback(False, f"{answer} is a line number of vocab.bpe, not a rank: ranks start at 0 and the "
+                               "'#version' line is not a merge.", hint)
+    return Feedback(False, f"{answer!r} is not the rank of {written!r}.", hint)
