@@ -1,0 +1,164 @@
+"""Checkers for chapter 1 (characters, words and why subwords), and the feedback type chapters 1-3 share.
+
+Every checker returns a :class:`Feedback`: true when the answer is right, and shown in a notebook
+as a short message: what is right, or the first failing case (expected vs got) with a hint.
+
+>>> check_oov_rate(lambda train, heldout: sum(w not in set(train) for w in heldout) / len(heldout))
+✅ Correct: your oov_rate agrees with the reference on all 5 cases.
+>>> check_token_counts(char_tokens=16, word_tokens=3).ok
+True
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True, repr=False)
+class Feedback:
+    """A checker's verdict: ``ok`` and the message a learner reads (it is also the repr)."""
+
+    ok: bool
+    message: str
+
+    def __bool__(self) -> bool:
+        return self.ok
+
+    def __repr__(self) -> str:
+        return self.message
+
+    __str__ = __repr__
+
+
+def correct(message: str) -> Feedback:
+    return Feedback(True, f"✅ Correct: {message}")
+
+
+def wrong(message: str, hint: str) -> Feedback:
+    return Feedback(False, f"❌ Not yet. {message}\nHint: {hint}")
+
+
+def run_cases(fn: Callable, cases: Sequence[tuple], reference: Callable, *, name: str,
+              same: Callable[[Any, Any], bool] = lambda a, b: a == b,
+              diagnose: Callable[[tuple, Any, Any], str] | None = None, hint: str = "") -> Feedback:
+    """Call ``fn(*case)`` and ``reference(*case)`` on every case; report the first disagreement.
+
+    ``diagnose(case, expected, got)`` may return a specific hint for a recognisable mistake.
+
+    >>> run_cases(lambda x: x * 2, [(1,), (2,)], lambda x: x + x, name="double")
+    ✅ Correct: your double agrees with the reference on all 2 cases.
+    >>> print(run_cases(lambda x: x * 3, [(0,), (2,)], lambda x: x + x, name="double", hint="twice, not thrice"))
+    ❌ Not yet. double(2) should be 4, got 6.
+    Hint: twice, not thrice
+    """
+    if not callable(fn):
+        return wrong(f"expected a function, got {type(fn).__name__}.", f"pass the function itself: check({name})")
+    for case in cases:
+        expected = reference(*case)
+        shown = ", ".join(_short(arg) for arg in case)
+        try:
+            got = fn(*case)
+        except Exception as exc:  # the learner's code may fail in any way; report it, never raise
+            return wrong(f"{name}({shown}) raised {type(exc).__name__}: {exc}", hint)
+        if not same(expected, got):
+            specific = diagnose(case, expected, got) if diagnose else ""
+            return wrong(f"{name}({shown}) should be {_short(expected)}, got {_short(got)}.", specific or hint)
+    return correct(f"your {name} agrees with the reference on all {len(cases)} cases.")
+
+
+def _short(value: Any, limit: int = 120) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+# ---------------------------------------------------------------- exercise 1: OOV rate
+
+
+def reference_oov_rate(train_words: Sequence[str], heldout_words: Sequence[str]) -> float:
+    """The share of held-out word *occurrences* whose word never occurs in training.
+
+    >>> reference_oov_rate(["a", "b"], ["a", "c", "c", "d"])
+    0.75
+    """
+    known = set(train_words)
+    return sum(word not in known for word in heldout_words) / len(heldout_words)
+
+
+OOV_CASES = [
+    (["a", "b", "a"], ["a", "c", "c", "b"]),
+    (["the", "cat"], ["The", "cat"]),
+    (["x"], ["x", "x"]),
+    (["run", "runs"], ["running", "run", "ran"]),
+    (["to", "be", "or", "not"], ["to", "be", "be", "be", "it"]),
+]
+
+
+def _diagnose_oov(case: tuple, expected: float, got: Any) -> str:
+    train, heldout = case
+    if not isinstance(got, (int, float)):
+        return f"return a number (a float between 0 and 1), not a {type(got).__name__}."
+    unique_rate = len(set(heldout) - set(train)) / len(set(heldout))
+    if math.isclose(got, 1 - expected):
+        return "that is the share of *known* words; the OOV rate counts the unknown ones."
+    if math.isclose(got, 100 * expected):
+        return "return a fraction (0.25), not a percentage (25)."
+    if math.isclose(got, unique_rate) and not math.isclose(expected, unique_rate):
+        return "count every occurrence in the held-out list, not each distinct word once."
+    return "for each held-out word ask `word in set(train_words)`; divide the misses by len(heldout_words)."
+
+
+def check_oov_rate(oov_rate: Callable[[Sequence[str], Sequence[str]], float]) -> Feedback:
+    """Exercise 1.1: ``oov_rate(train_words, heldout_words)``, the share of held-out occurrences not seen in training."""
+    return run_cases(oov_rate, OOV_CASES, reference_oov_rate, name="oov_rate",
+                     same=lambda a, b: isinstance(b, (int, float)) and math.isclose(a, b),
+                     diagnose=_diagnose_oov, hint="")
+
+
+# ---------------------------------------------------------------- exercise 2: counting tokens
+
+TOKEN_COUNT_TEXT = "run runs running"
+
+
+def check_token_counts(char_tokens: int, word_tokens: int) -> Feedback:
+    """Exercise 1.2: how many tokens do the character and the whitespace tokenizer give for
+    ``TOKEN_COUNT_TEXT``? (Both tokenizers as built in chapter 1: characters keep the spaces.)"""
+    want_chars, want_words = len(TOKEN_COUNT_TEXT), len(TOKEN_COUNT_TEXT.split())
+    letters = len(TOKEN_COUNT_TEXT.replace(" ", ""))
+    if char_tokens == want_chars and word_tokens == want_words:
+        return correct(f"{want_chars} character tokens against {want_words} word tokens for the same "
+                       f"{want_words} words: {want_chars / want_words:.1f} times as many.")
+    if word_tokens != want_words:
+        return wrong(f"word_tokens={word_tokens!r} is off.",
+                     "the whitespace tokenizer gives one token per whitespace-separated word: `len(text.split())`.")
+    if char_tokens == letters:
+        return wrong(f"char_tokens={char_tokens} counts only the letters.",
+                     "the character tokenizer keeps the spaces too (so decoding gives back the text): `len(text)`.")
+    return wrong(f"char_tokens={char_tokens!r} is off.", "one token per character, spaces included: `len(text)`.")
+
+
+# ---------------------------------------------------------------- exercise 3: vocabulary size
+
+VOCAB_TEXT = "The cat sat. The cat sat on the mat! the mat"
+
+
+def check_whitespace_vocab_size(answer: int) -> Feedback:
+    """Exercise 1.3: how many entries does a whitespace tokenizer trained on ``VOCAB_TEXT`` have
+    (not counting ``<unk>``)? Splitting is exactly ``text.split()``: case and punctuation are kept."""
+    words = VOCAB_TEXT.split()
+    expected = len(set(words))
+    if answer == expected:
+        return correct(f"{expected} distinct strings: {sorted(set(words))}. 'The' and 'the', 'sat.' and "
+                       "'sat' are unrelated entries to a whitespace tokenizer.")
+    if answer == expected + 1:
+        return wrong(f"{answer} is one too many.", "the question leaves <unk> out; count only the words.")
+    if answer == len(words):
+        return wrong(f"{answer} is the number of word *occurrences*.", "count each distinct string once: len(set(...)).")
+    if answer == len({w.lower() for w in words}):
+        return wrong(f"{answer} treats 'The' and 'the' as one word.", "text.split() keeps case: they are two entries.")
+    if answer == len({w.strip(".!?") for w in words}):
+        return wrong(f"{answer} strips the punctuation.", "text.split() keeps 'sat.' and 'sat' apart.")
+    return wrong(f"{answer!r} is not the number of distinct whitespace tokens.",
+                 "write the words of VOCAB_TEXT.split() down and cross out repeats.")

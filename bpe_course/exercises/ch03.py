@@ -1,0 +1,130 @@
+"""Checkers for chapter 3 (the training loop).
+
+>>> check_first_merges([("t", "e"), ("te", "n"), ("te", "a")]).ok
+True
+>>> check_stop(merges=7, vocab_size=17).ok
+True
+>>> from bpe_course.wordbpe import WordBPE
+>>> check_learn_merges(lambda corpus, n: WordBPE.train(corpus, 10**6).merges[:n])
+✅ Correct: your learn_merges agrees with the reference on all 5 cases.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from ..wordbpe import SPECIALS, Pair, WordBPE, apply_merge, pair_counts, word_counts
+from .ch01 import Feedback, correct, run_cases, wrong
+
+BIG = 10**6  # a vocab_size no toy corpus reaches: training runs until no pair repeats
+
+# ---------------------------------------------------------------- exercise 1: the first three merges
+
+PREDICT_CORPUS = "tea " * 4 + "ten " * 3 + "net " * 2 + "tent " * 1
+
+
+def check_first_merges(answer: Sequence[Pair]) -> Feedback:
+    """Exercise 3.1: the first three merges BPE learns on ``PREDICT_CORPUS``, in order."""
+    trace = WordBPE.train(PREDICT_CORPUS, BIG, trace=True).trace
+    expected = [step.pair for step in trace[:3]]
+    try:
+        got = [(str(a), str(b)) for a, b in answer]
+    except (TypeError, ValueError):
+        return wrong(f"{answer!r} is not a list of pairs.", 'answer like [("a", "b"), ("ab", "c"), ...].')
+    if got[:3] == expected and len(got) == 3:
+        return correct(f"{expected}. Note merge 2: after ('t', 'e') the new symbol 'te' forms pairs of its own, "
+                       "and three of them tie at 4.")
+    if len(got) != 3:
+        return wrong(f"you gave {len(got)} merges.", "give exactly the first three.")
+    k = next(i for i in range(3) if got[i] != expected[i])
+    step = trace[k]
+    counts = dict(step.top_pairs)
+    said = f"merge {k + 1} should be {expected[k]} (count {step.count}), you said {got[k]}"
+    if got[k] in counts and counts[got[k]] == step.count:
+        return wrong(f"{said}: a tie at {step.count}.", "ties go to the lexicographically greatest pair: "
+                     "compare the pairs as tuples, e.g. ('te', 'n') > ('te', 'a').")
+    if got[k] in counts:
+        return wrong(f"{said}, which occurs only {counts[got[k]]} times at that point.",
+                     "recount after every merge: merged symbols like 'te' make new pairs, and old pairs vanish.")
+    return wrong(f"{said}.", "after each merge, rewrite every word with the new symbol and count the pairs again.")
+
+
+# ---------------------------------------------------------------- exercise 2: when does training stop?
+
+STOP_CORPUS = "seed " * 3 + "see " * 2 + "bee " * 2 + "beet " * 1
+STOP_VOCAB_SIZE = 100
+
+
+def check_stop(merges: int, vocab_size: int) -> Feedback:
+    """Exercise 3.2: train ``WordBPE`` on ``STOP_CORPUS`` asking for ``STOP_VOCAB_SIZE`` tokens: how many
+    merges does it learn, and how many tokens does its vocabulary end up with?"""
+    bpe = WordBPE.train(STOP_CORPUS, STOP_VOCAB_SIZE)
+    want_merges, want_vocab = len(bpe.merges), len(bpe.vocab)
+    base = want_vocab - want_merges
+    if (merges, vocab_size) == (want_merges, want_vocab):
+        return correct(f"{want_merges} merges, then no pair occurs twice; vocabulary = {base} base tokens "
+                       f"({len(SPECIALS)} specials + {len(bpe.alphabet)} characters + '</w>') + {want_merges} = {want_vocab}.")
+    if vocab_size == STOP_VOCAB_SIZE or merges == STOP_VOCAB_SIZE - base:
+        return wrong(f"({merges}, {vocab_size}) assumes training always reaches vocab_size.",
+                     "training stops early once the most frequent pair occurs fewer than 2 times; "
+                     "train it (WordBPE.train(STOP_CORPUS, STOP_VOCAB_SIZE)) and look at .stop_reason.")
+    if merges != want_merges:
+        return wrong(f"merges={merges} is off.", "count the merges until every remaining pair occurs only once; "
+                     "len(bpe.merges) gives it.")
+    if vocab_size == want_vocab - len(SPECIALS):
+        return wrong(f"vocab_size={vocab_size} leaves out the {len(SPECIALS)} special tokens.",
+                     "<|pad|>, <|bos|>, <|eos|> and <|unk|> are ids 0-3 of every WordBPE vocabulary.")
+    if vocab_size == want_vocab - 1:
+        return wrong(f"vocab_size={vocab_size} is one short.", "'</w>' is a base symbol of its own, with its own id.")
+    return wrong(f"vocab_size={vocab_size} is off.", "vocabulary = specials + characters + '</w>' + one token per merge.")
+
+
+# ---------------------------------------------------------------- exercise 3: write the loop
+
+LEARN_CASES = [
+    ("low " * 5 + "lower " * 2 + "newest " * 6 + "widest " * 3, 10),
+    (PREDICT_CORPUS, 5),
+    ("aaab aab", 10),  # stops after 2 merges: nothing repeats any more
+    ("abc abd xyz", 10),  # stops after 1 merge: only ('a', 'b') repeats
+    ("the cat sat on the mat " * 3, 100),  # stops once every word is a single symbol
+]
+
+
+def reference_learn_merges(corpus: str, num_merges: int) -> list[Pair]:
+    return WordBPE.train(corpus, BIG).merges[:num_merges]
+
+
+def _diagnose_learn(case: tuple, expected: list[Pair], got: Any) -> str:
+    corpus, num_merges = case
+    if not isinstance(got, list):
+        return f"return a list of pairs, not a {type(got).__name__}."
+    got = [tuple(pair) for pair in got]
+    if len(got) > len(expected) and got[: len(expected)] == expected:
+        return "stop as soon as the best pair occurs fewer than 2 times (and when there are no pairs at all)."
+    if len(got) < len(expected) and got == expected[: len(got)]:
+        return (f"you stopped after {len(got)} merges; keep going while a pair occurs at least twice "
+                f"and fewer than num_merges={num_merges} merges are learned.")
+    k = next((i for i, (g, e) in enumerate(zip(got, expected)) if g != e), None)
+    if k is not None:
+        counts = _counts_after(corpus, expected[:k])
+        if counts.get(got[k]) == counts.get(expected[k]):
+            return (f"merge {k + 1}: {got[k]} ties with {expected[k]}; ties go to the lexicographically greatest "
+                    "pair: max(counts, key=lambda p: (counts[p], p)).")
+        return f"merge {k + 1} differs; recount all pairs after applying each merge to every word."
+    return "loop: count pairs, pick the best, stop if it occurs < 2 times, merge it everywhere, repeat."
+
+
+def _counts_after(corpus: str, merges: list[Pair]) -> dict[Pair, int]:
+    """The pair counts of ``corpus`` after applying ``merges`` in order."""
+    words = word_counts(corpus)
+    for pair in merges:
+        words = apply_merge(words, pair)
+    return pair_counts(words)
+
+
+def check_learn_merges(learn_merges: Callable[[str, int], list[Pair]]) -> Feedback:
+    """Exercise 3.3: ``learn_merges(corpus, num_merges)`` -> the merges, stopping early when no pair repeats."""
+    return run_cases(learn_merges, LEARN_CASES, reference_learn_merges, name="learn_merges",
+                     same=lambda expected, got: isinstance(got, list) and [tuple(p) for p in got] == expected,
+                     diagnose=_diagnose_learn)

@@ -1,0 +1,202 @@
+"""Drive the chapter 2-3 widgets from Python and check what they show against the package."""
+
+from __future__ import annotations
+
+import ast
+import html
+import re
+
+import pytest
+
+from bpe_course import corpus, train_bpe, Tokenizer
+from bpe_course.viz import token_label
+from bpe_course.widgets.merges import MergeSlider, PairExplorer
+from bpe_course.wordbpe import WordBPE, apply_merge, pair_counts, top_pairs, word_counts
+
+TOY = "low " * 5 + "lower " * 2 + "newest " * 6 + "widest " * 3
+CHIP = re.compile(r'<span class="bpe-chip"[^>]*?(?: data-id="(\d+)")?>(.*?)</span>')
+BAR = re.compile(r'data-pair="([^"]*)" data-count="(\d+)"')
+
+
+def chips(html_text: str) -> list[str]:
+    return [html.unescape(label) for _, label in CHIP.findall(html_text)]
+
+
+def chip_ids(html_text: str) -> list[int]:
+    return [int(i) for i, _ in CHIP.findall(html_text)]
+
+
+def bars(html_text: str) -> list[tuple[tuple[str, str], int]]:
+    return [(ast.literal_eval(html.unescape(pair)), int(count)) for pair, count in BAR.findall(html_text)]
+
+
+def word_rows(html_text: str) -> list[tuple[int, list[str]]]:
+    rows = re.findall(r'<div class="bpe-word-row".*?×(\d+)</span>(<div class="bpe-word".*?</div>)</div>', html_text)
+    return [(int(n), chips(row)) for n, row in rows]
+
+
+@pytest.fixture(scope="module")
+def docs_slice() -> str:
+    return corpus.train_heldout("python_docs")[0][:30_000]
+
+
+# ---------------------------------------------------------------- PairExplorer
+
+
+def test_explorer_initial_bars_are_the_top_pairs():
+    w = PairExplorer(TOY, top_n=8)
+    expected = top_pairs(pair_counts(word_counts(TOY)), 8)
+    assert bars(w.bars_html.value) == expected
+    assert w.merges == [] and not w.merge_button.disabled
+
+
+def test_explorer_button_clicks_follow_wordbpe_until_training_stops():
+    trained = WordBPE.train(TOY, 1000)
+    w = PairExplorer(TOY)
+    for k in range(len(trained.merges)):
+        w.merge_button.click()
+        assert w.merges == trained.merges[: k + 1]
+        assert f"Merge {k + 1}:" in w.status.value
+    # no pair repeats any more: the button is disabled and stepping changes nothing
+    assert w.merge_button.disabled
+    assert w.step() is None
+    assert w.merges == trained.merges
+    assert "training stops here" in w.status.value
+
+
+def test_explorer_word_list_shows_segmentations_and_counts():
+    w = PairExplorer(TOY)
+    for _ in range(5):
+        w.step()
+    words = word_counts(TOY)
+    for pair in w.merges:
+        words = apply_merge(words, pair)
+    expected = sorted(((n, list(word)) for word, n in words.items()), key=lambda item: (-item[0], item[1]))
+    assert word_rows(w.words_html.value) == expected
+    assert ["low", "</w>"] in [segs for _, segs in word_rows(w.words_html.value)]
+
+
+def test_explorer_bars_update_after_each_step():
+    w = PairExplorer(TOY)
+    w.step()
+    after = top_pairs(pair_counts(apply_merge(word_counts(TOY), ("t", "</w>"))), w.top_n)
+    assert bars(w.bars_html.value) == after
+    assert ("t", "</w>") not in dict(bars(w.bars_html.value))
+
+
+def test_explorer_reset_starts_again():
+    w = PairExplorer(TOY)
+    first = w.bars_html.value
+    for _ in range(3):
+        w.step()
+    w.reset_button.click()
+    assert w.merges == [] and w.words == word_counts(TOY)
+    assert w.bars_html.value == first
+
+
+def test_explorer_on_real_text_matches_wordbpe(docs_slice):
+    w = PairExplorer(docs_slice)
+    for _ in range(20):
+        w.merge_button.click()
+    base = 4 + len(set("".join(docs_slice.split()))) + 1
+    assert w.merges == WordBPE.train(docs_slice, base + 20).merges
+
+
+def test_explorer_accepts_word_counts_and_shows_empty_bars():
+    w = PairExplorer({("a", "b", "</w>"): 2})
+    assert w.step() == ("b", "</w>")  # tied with ("a", "b") at 2: the greater pair wins
+    assert w.step() == ("a", "b</w>")
+    assert "no adjacent pairs left" in w.bars_html.value and w.merge_button.disabled
+
+
+def test_explorer_css_classes():
+    w = PairExplorer(TOY)
+    assert "bpe-merge-button" in w.merge_button._dom_classes
+    assert "bpe-reset-button" in w.reset_button._dom_classes
+    assert "bpe-pair-explorer" in w.widget._dom_classes
+
+
+# ---------------------------------------------------------------- MergeSlider
+
+SAMPLE = "the lowest newer widest low"
+
+
+@pytest.fixture(scope="module")
+def toy_bpe() -> WordBPE:
+    return WordBPE.train(TOY, 1000)
+
+
+def test_slider_at_zero_shows_single_characters(toy_bpe):
+    w = MergeSlider(toy_bpe, SAMPLE)
+    w.slider.value = 0
+    shown = chips(w.chips.value)
+    assert all(len(t) == 1 or t in ("</w>", "<|unk|>") for t in shown)
+    assert shown == toy_bpe.truncated(0).tokenize(SAMPLE)
+    assert "no merges" in w.last_merge.value
+
+
+@pytest.mark.parametrize("k", [1, 3, 7, 15])
+def test_slider_at_k_equals_truncated_tokenization(toy_bpe, k):
+    w = MergeSlider(toy_bpe, SAMPLE, merges=0)
+    w.slider.value = k
+    truncated = toy_bpe.truncated(k)
+    assert chips(w.chips.value) == truncated.tokenize(SAMPLE)
+    assert chip_ids(w.chips.value) == truncated.encode(SAMPLE)
+    a, b = toy_bpe.merges[k - 1]
+    assert html.unescape(w.last_merge.value).startswith(f"merge {k}: <code>{a} + {b}</code>")
+
+
+def test_slider_stats_numbers(toy_bpe):
+    w = MergeSlider(toy_bpe, SAMPLE)
+    for k in (0, 5, len(toy_bpe.merges)):
+        w.slider.value = k
+        tokens = toy_bpe.truncated(k).tokenize(SAMPLE)
+        vocab = len(toy_bpe.truncated(k).vocab)
+        words = len(SAMPLE.split())
+        stats = html.unescape(w.stats.value)
+        assert f"vocab size {vocab} " in stats
+        assert f"{len(tokens)} tokens for {words} words" in stats
+        assert f"{len(tokens) / words:.2f} tokens per word" in stats
+        assert w.stats_at(k) == {"vocab_size": vocab, "tokens": len(tokens), "words": words,
+                                 "tokens_per_word": len(tokens) / words}
+
+
+def test_slider_range_and_text_box(toy_bpe):
+    w = MergeSlider(toy_bpe, SAMPLE)
+    assert (w.slider.min, w.slider.max, w.slider.value) == (0, len(toy_bpe.merges), len(toy_bpe.merges))
+    w.text.value = "newest lowest"
+    assert chips(w.chips.value) == toy_bpe.tokenize("newest lowest")
+    assert "2 words" in w.stats.value
+
+
+def test_slider_css_classes(toy_bpe):
+    w = MergeSlider(toy_bpe, SAMPLE)
+    assert "bpe-merge-slider" in w.slider._dom_classes
+    assert "bpe-chips" in w.chips._dom_classes
+    assert "bpe-stats" in w.stats._dom_classes
+    assert "bpe-sample-text" in w.text._dom_classes
+
+
+def test_slider_on_real_text(docs_slice):
+    bpe = WordBPE.train(docs_slice, 300)
+    text = "The tokenizer splits unfamiliar words into pieces."
+    w = MergeSlider(bpe, text)
+    previous = None
+    for k in (0, 50, 150, len(bpe.merges)):
+        w.slider.value = k
+        assert chips(w.chips.value) == bpe.truncated(k).tokenize(text)
+        count = w.stats_at(k)["tokens"]
+        assert previous is None or count <= previous  # more merges never lengthen this text here
+        previous = count
+
+
+def test_slider_with_a_byte_level_tokenizer(docs_slice):
+    vocab, merges = train_bpe(docs_slice, 300)
+    tok = Tokenizer(vocab, merges)
+    text = "Byte-level pieces: café, 日本"
+    w = MergeSlider(tok, text, merges=0)
+    assert chips(w.chips.value) == [token_label(bytes([b])) for b in text.encode("utf-8")]
+    w.slider.value = 40
+    ids = tok.truncated(40).encode(text)
+    assert chip_ids(w.chips.value) == ids
+    assert f"vocab size {256 + 40} " in w.stats.value

