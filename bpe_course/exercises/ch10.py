@@ -1,0 +1,118 @@
+"""Checkers for chapter 10 (GPT-4's cl100k): recovering merges from ranks, GPT-4's digit groups,
+and a text where GPT-4 needs more tokens than GPT-2.
+
+Each checker returns a :class:`Feedback`: truthy when the answer is right, and shown in a notebook
+as its message (what is wrong, and a hint).
+
+>>> check_toy_merges([(b"a", b"b"), (b"ab", b"c"), (b"c", b"d"), (b"abc", b"d")])
+✅ Correct! Every merge is what BPE over the lower ranks leaves.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..pretokenize import GPT4_PATTERN, pretokenize
+from ..pretrained import merges_from_ranks
+
+
+@dataclass(frozen=True)
+class Feedback:
+    """A checker's verdict: ``ok`` and a message for the learner (shown as the cell's output)."""
+
+    ok: bool
+    message: str
+
+    def __bool__(self) -> bool:
+        return self.ok
+
+    def __repr__(self) -> str:
+        return self.message
+
+
+def correct(message: str) -> Feedback:
+    return Feedback(True, f"✅ Correct! {message}")
+
+
+def wrong(problem: str, hint: str) -> Feedback:
+    return Feedback(False, f"❌ Not yet: {problem}\nHint: {hint}")
+
+
+# ---------------------------------------------------------------- exercise 1: merges from a toy rank table
+
+# Ranks as a .tiktoken file would give them: single bytes first, then tokens in the order they were made.
+TOY_RANKS: dict[bytes, int] = {b"a": 0, b"b": 1, b"c": 2, b"d": 3, b"ab": 4, b"abc": 5, b"cd": 6, b"abcd": 7}
+
+
+def check_toy_merges(answer: list[tuple[bytes, bytes]]) -> Feedback:
+    """Exercise 1: the merges behind ``TOY_RANKS``, one per multi-byte token, in rank order."""
+    expected = merges_from_ranks(TOY_RANKS)
+    try:
+        answer = [(bytes(a), bytes(b)) for a, b in answer]
+    except (TypeError, ValueError):
+        return wrong("give a list of pairs of bytes, like [(b'a', b'b'), ...]",
+                     "one pair per token longer than one byte, in rank order")
+    if len(answer) != len(expected):
+        return wrong(f"you gave {len(answer)} merge{'' if len(answer) == 1 else 's'}; TOY_RANKS has {len(expected)} tokens longer than one byte, "
+                     "and each was made by exactly one merge",
+                     "single bytes are not merges; every other token is")
+    by_rank = sorted((r, t) for t, r in TOY_RANKS.items() if len(t) > 1)
+    for (rank, token), got, want in zip(by_rank, answer, expected):
+        if got == want:
+            continue
+        if got[0] + got[1] != token:
+            return wrong(f"merge for rank {rank} should make {token!r}, but {got[0]!r} + {got[1]!r} = "
+                         f"{got[0] + got[1]!r}", "list the merges in rank order; each one joins into that rank's token")
+        return wrong(f"{token!r} (rank {rank}): you split it as {got!r}, but BPE, allowed only ranks below {rank}, "
+                     f"ends with the parts {want!r}",
+                     "run BPE on the token's bytes yourself: repeatedly merge the adjacent pair whose joined "
+                     f"token has the lowest rank, but never use a rank >= {rank}; the last two parts are the merge")
+    return correct("Every merge is what BPE over the lower ranks leaves.")
+
+
+# ---------------------------------------------------------------- exercise 2: GPT-4's digit groups
+
+DIGITS_TEXT = "Total: 1234567 items"
+
+
+def check_digit_pretokens(answer: list[str]) -> Feedback:
+    """Exercise 2: the pre-tokens GPT-4's regex cuts ``DIGITS_TEXT`` into."""
+    expected = pretokenize(DIGITS_TEXT, GPT4_PATTERN)
+    answer = list(answer)
+    if answer == expected:
+        return correct(f"GPT-4 cuts {DIGITS_TEXT!r} into {expected}: digits in groups of at most three, "
+                       "from the left, and the space on its own.")
+    if "".join(answer) != DIGITS_TEXT:
+        return wrong(f"your pieces join to {''.join(answer)!r}, not to {DIGITS_TEXT!r}",
+                     "pre-tokens cover the text exactly: nothing lost, nothing added")
+    digits = [p for p in answer if any(ch.isdigit() for ch in p)]
+    if any(p.startswith(" ") for p in digits):
+        return wrong("a digit piece starts with a space, but GPT-4's digit alternative is \\p{N}{1,3} with "
+                     "no optional space (GPT-2's ' ?\\p{N}+' had one)",
+                     "the space before a number becomes a pre-token of its own")
+    if digits != [p for p in expected if p.isdigit()]:
+        return wrong(f"your digit groups are {digits}; GPT-4's regex takes up to three digits at a time, "
+                     "starting from the left",
+                     "match greedily from the first digit: 3 digits, then the next 3, then what is left")
+    return wrong(f"you gave {answer}; the regex gives a different cut of the letters or punctuation",
+                 "letters take one optional leading non-letter (like a space); punctuation runs stand alone")
+
+
+# ---------------------------------------------------------------- exercise 3: where GPT-4 loses to GPT-2
+
+
+def check_gpt4_longer(text: str, gpt2_tok=None, gpt4_tok=None) -> Feedback:
+    """Exercise 3: a text that GPT-4's tokenizer encodes in *more* tokens than GPT-2's."""
+    if not isinstance(text, str) or not text:
+        return wrong("give a non-empty string", "try something with numbers in it")
+    from .. import cl100k, gpt2
+    gpt2_tok = gpt2_tok or gpt2()
+    gpt4_tok = gpt4_tok or cl100k()
+    n2 = len(gpt2_tok.encode(text, disallowed_special=()))
+    n4 = len(gpt4_tok.encode(text, disallowed_special=()))
+    if n4 > n2:
+        return correct(f"{text!r} takes {n4} tokens with GPT-4 but only {n2} with GPT-2.")
+    return wrong(f"{text!r} takes {n4} tokens with GPT-4 and {n2} with GPT-2, so GPT-4 is "
+                 f"{'as short' if n4 == n2 else 'shorter'}",
+                 "GPT-2 has whole tokens for many numbers with their leading space (like ' 1999'); "
+                 "GPT-4's regex cuts the space off and splits digits into groups of three")

