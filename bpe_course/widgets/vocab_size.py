@@ -1,0 +1,191 @@
+"""Chapter 06: tokens per word against vocabulary size, as data, as a plot, and as a widget.
+
+One training run per corpus gives every smaller vocabulary too: BPE's merges for a smaller
+vocabulary are a prefix of those for a bigger one, so ``Tokenizer.truncated(k)`` is exactly what
+training with ``k`` merges would give.
+
+>>> merge_counts(0, 1000, 4)
+[0, 179, 483, 1000]
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterable, Mapping, Sequence
+from functools import lru_cache
+
+import ipywidgets as widgets
+import pandas as pd
+from matplotlib.figure import Figure
+
+from .. import corpus
+from ..tokenizer import Tokenizer
+from ..train import train_bpe
+
+DEFAULT_CORPORA = ("python_docs", "python_code", "languages")
+MAX_MERGES = 8192
+COLUMNS = ["corpus", "tokenizer", "merges", "vocab_size", "tokens", "words", "tokens_per_word", "bytes_per_token"]
+
+
+def train_and_heldout(source: str) -> tuple[str, str]:
+    """A (train, held-out) split: the frozen one for built-in corpora, else the last 10% of the file."""
+    if source in corpus.names():
+        return corpus.train_heldout(source)
+    return corpus.split_text(corpus.load_text(source))
+
+
+@lru_cache(maxsize=8)
+def trained_tokenizer(source: str, max_merges: int = MAX_MERGES) -> Tokenizer:
+    """A byte-level tokenizer (GPT-2 pattern) trained once on ``source``'s training part."""
+    train, _ = train_and_heldout(source)
+    vocab, merges = train_bpe(train, 256 + max_merges)
+    return Tokenizer(vocab, merges)
+
+
+def merge_counts(lo: int, hi: int, n_points: int = 10) -> list[int]:
+    """About ``n_points`` merge counts from ``lo`` to ``hi``, evenly spaced on a log scale of
+    vocabulary size (256 + merges), so they spread out on a log x axis."""
+    if not 0 <= lo <= hi:
+        raise ValueError(f"need 0 <= lo <= hi, got lo={lo}, hi={hi}")
+    if n_points < 2 or lo == hi:
+        return sorted({lo, hi})
+    ratio = ((256 + hi) / (256 + lo)) ** (1 / (n_points - 1))
+    return sorted({round((256 + lo) * ratio**i) - 256 for i in range(n_points)} | {lo, hi})
+
+
+def measure(tok: Tokenizer, text: str) -> dict[str, float]:
+    """Tokens, words (whitespace-separated), tokens per word and UTF-8 bytes per token of ``text``."""
+    tokens, words = len(tok.encode_ordinary(text)), len(text.split())
+    return {"tokens": tokens, "words": words, "tokens_per_word": tokens / max(words, 1),
+            "bytes_per_token": len(text.encode("utf-8")) / max(tokens, 1)}
+
+
+def curve(tok: Tokenizer, heldout: str, merges: Iterable[int], name: str = "") -> pd.DataFrame:
+    """One row per merge count: the truncated tokenizer's numbers on ``heldout``."""
+    rows = []
+    for k in merges:
+        k = min(k, len(tok.merges))  # subtle: training can stop early, when no pair is left
+        small = tok.truncated(k)
+        rows.append({"corpus": name, "tokenizer": "trained", "merges": k, "vocab_size": 256 + k,
+                     **measure(small, heldout)})
+    return pd.DataFrame(rows, columns=COLUMNS).drop_duplicates("merges", ignore_index=True)
+
+
+def reference_rows(heldout: str, references: Mapping[str, Tokenizer], name: str = "") -> pd.DataFrame:
+    """The same numbers for ready-made tokenizers (GPT-2, GPT-4), at their vocabulary sizes.
+
+    subtle: ``vocab_size`` is largest id + 1, the rows an embedding matrix needs; cl100k has
+    unused ids, so this is more than ``len(vocab)``.
+    """
+    rows = [{"corpus": name, "tokenizer": label, "merges": len(tok.merges), "vocab_size": max(tok.vocab) + 1,
+             **measure(tok, heldout)} for label, tok in references.items()]
+    return pd.DataFrame(rows, columns=COLUMNS)
+
+
+def vocab_size_data(sources: Sequence[str], lo: int = 0, hi: int = MAX_MERGES, n_points: int = 10,
+                    references: Mapping[str, Tokenizer] | None = None, max_merges: int = MAX_MERGES,
+                    trained: Mapping[str, Tokenizer] | None = None) -> pd.DataFrame:
+    """Curves for several corpora plus the reference tokenizers' points. Each corpus is trained
+    once, for ``max_merges`` merges (cached; or taken from ``trained``, keyed by corpus), and
+    truncated to each merge count in ``lo..hi``."""
+    frames = []
+    for source in sources:
+        _, heldout = train_and_heldout(source)
+        tok = (trained or {}).get(source) or trained_tokenizer(source, max(max_merges, hi))
+        frames.append(curve(tok, heldout, merge_counts(lo, hi, n_points), source))
+        if references:
+            frames.append(_cached_references(source, references))
+    return pd.concat(frames, ignore_index=True)
+
+
+_REFERENCE_CACHE: dict[tuple[str, str, int], pd.DataFrame] = {}
+
+
+def _cached_references(source: str, references: Mapping[str, Tokenizer]) -> pd.DataFrame:
+    parts = []
+    for label, tok in references.items():
+        key = (source, label, id(tok))
+        if key not in _REFERENCE_CACHE:
+            _REFERENCE_CACHE[key] = reference_rows(train_and_heldout(source)[1], {label: tok}, source)
+        parts.append(_REFERENCE_CACHE[key])
+    return pd.concat(parts, ignore_index=True)
+
+
+def plot_vocab_size(data: pd.DataFrame, title: str = "Vocabulary size against tokens on held-out text") -> Figure:
+    """Two panels, log x axis: tokens per word and bytes per token; references as marked points
+    with a dotted line at their level. Returns the figure (not shown through pyplot)."""
+    fig = Figure(figsize=(11, 4.2), layout="constrained")
+    axes = fig.subplots(1, 2)
+    colours = dict(zip(data["corpus"].unique(), ("tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple")))
+    markers = {}
+    for ax, column, label in zip(axes, ("tokens_per_word", "bytes_per_token"),
+                                 ("tokens per word (lower is better)", "bytes per token (higher is better)")):
+        for source, rows in data.groupby("corpus", sort=False):
+            colour = colours[source]
+            trained = rows[rows["tokenizer"] == "trained"]
+            ax.plot(trained["vocab_size"], trained[column], "o-", color=colour, label=f"{source}: trained BPE")
+            for _, ref in rows[rows["tokenizer"] != "trained"].iterrows():
+                marker = markers.setdefault(ref["tokenizer"], "s^Dv"[len(markers) % 4])
+                ax.axhline(ref[column], color=colour, linestyle=":", linewidth=1)
+                ax.plot([ref["vocab_size"]], [ref[column]], marker, color=colour, markersize=8,
+                        label=f"{source}: {ref['tokenizer']}")
+        ax.set_xscale("log")
+        ax.set_xlabel("vocabulary size (256 bytes + merges), log scale")
+        ax.set_ylabel(label)
+        ax.grid(True, which="both", alpha=0.3)
+    axes[0].legend(fontsize=8)
+    fig.suptitle(title)
+    return fig
+
+
+def figure_png(fig: Figure, dpi: int = 80) -> bytes:
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=dpi)
+    return buffer.getvalue()
+
+
+class VocabSizeExplorer:
+    """Choose a corpus and a range of merge counts; the plot and ``.data`` follow.
+
+    Parts: ``.corpus`` (Dropdown, CSS ``bpe-corpus-choice``), ``.range`` (IntRangeSlider of merge
+    counts, ``bpe-range``), ``.image`` (the plot as PNG, ``bpe-vocab-plot``), ``.data`` (the
+    plotted numbers, a DataFrame), ``.figure``, ``.box``.
+    """
+
+    def __init__(self, corpora: Sequence[str] = DEFAULT_CORPORA, max_merges: int = MAX_MERGES,
+                 references: Mapping[str, Tokenizer] | None = None, n_points: int = 10) -> None:
+        self.max_merges, self.references, self.n_points = max_merges, references, n_points
+        self.corpus = widgets.Dropdown(options=list(corpora), description="corpus").add_class("bpe-corpus-choice")
+        self.range = widgets.IntRangeSlider(value=(0, max_merges), min=0, max=max_merges, step=16,
+                                            description="merges", continuous_update=False,
+                                            layout=widgets.Layout(width="500px")).add_class("bpe-range")
+        self.image = widgets.Image(format="png").add_class("bpe-vocab-plot")
+        self._holding = False
+        self.corpus.observe(lambda _: self.update(), names="value")
+        self.range.observe(lambda _: self.update(), names="value")
+        self.box = widgets.VBox([widgets.HBox([self.corpus, self.range]), self.image])
+        self.update()
+
+    def show(self, corpus: str | None = None, merges: tuple[int, int] | None = None) -> None:
+        """Set the corpus and the range together, redrawing once (as the user would in two steps)."""
+        self._holding = True
+        try:
+            if corpus is not None:
+                self.corpus.value = corpus
+            if merges is not None:
+                self.range.value = merges
+        finally:
+            self._holding = False
+        self.update()
+
+    def update(self) -> None:
+        """Recompute ``.data`` for the chosen corpus and range, and redraw."""
+        if self._holding:
+            return
+        lo, hi = self.range.value
+        self.data = vocab_size_data([self.corpus.value], lo, hi, self.n_points, self.references, self.max_merges)
+        self.figure = plot_vocab_size(self.data, f"{self.corpus.value}: {lo}–{hi} merges, held-out text")
+        self.image.value = figure_png(self.figure)
+
+    def _repr_mimebundle_(self, **kwargs):
+        return self.box._repr_mimebundle_(**kwargs)

@@ -1,0 +1,319 @@
+# %% [markdown]
+# # 06 · How big should the vocabulary be?
+#
+# [← 05 Special tokens and unknowns](05_special_tokens.ipynb) · [07 Bytes and Unicode →](07_bytes_and_unicode.ipynb)
+#
+# Every merge adds one token to the vocabulary and makes encoded text a little shorter. So how many
+# merges should a tokenizer learn? GPT-2 and GPT-4 answered very differently (section 3 shows their
+# sizes). This chapter measures the trade-off:
+#
+# * **the plot**: tokens per word and bytes per token on *held-out* text, against vocabulary size,
+#   for English prose and for Python code, with GPT-2 and GPT-4 as reference points;
+# * why one training run is enough for the whole curve (a smaller BPE vocabulary is a prefix of a
+#   bigger one);
+# * a widget to explore other corpora and ranges;
+# * what a bigger vocabulary costs: the embedding matrix, and tokens too rare to learn.
+#
+# The tokenizers here are byte-level (`bpe_course.train_bpe` and `Tokenizer`): they never need
+# `<|unk|>`, so every text can be measured. Chapters 07–08 build them from scratch; here we use them.
+
+# %%
+%matplotlib inline
+import pandas as pd
+from IPython.display import HTML, Markdown, display
+
+from bpe_course import Tokenizer, cl100k, gpt2, train_bpe
+from bpe_course.viz import encoded_chips_html
+from bpe_course.widgets.vocab_size import (
+    VocabSizeExplorer, curve, merge_counts, plot_vocab_size, train_and_heldout, vocab_size_data)
+
+# %% [markdown]
+# The corpora to compare: built-in names or paths of your own UTF-8 text files. The first one is
+# used for the step-by-step sections.
+
+# %%
+CORPORA = ["python_docs", "python_code"]  # add the path of your own UTF-8 text file
+MAX_MERGES = 8192
+N_POINTS = 12
+
+# %% [markdown]
+# ## 1. What to measure
+#
+# Two numbers describe how well a tokenizer compresses a text:
+#
+# * **tokens per word**: tokens divided by whitespace-separated words. It says how long sequences
+#   get for the same content, which sets the compute per text and how much fits in a context window.
+# * **bytes per token**: UTF-8 bytes divided by tokens. It does not depend on what counts as a word,
+#   so it also works for code and for languages written without spaces.
+#
+# Both are measured on **held-out** text, which the tokenizer never saw in training. On its own
+# training text a big vocabulary looks better than it is: it has learned that text's rare words.
+
+# %%
+def tokens_per_word(tok: Tokenizer, text: str) -> float:
+    return len(tok.encode_ordinary(text)) / len(text.split())
+
+
+def bytes_per_token(tok: Tokenizer, text: str) -> float:
+    return len(text.encode("utf-8")) / len(tok.encode_ordinary(text))
+
+
+train_text, heldout_text = train_and_heldout(CORPORA[0])
+print(f"{CORPORA[0]}: {len(train_text):,} training characters; held-out: {len(heldout_text):,} characters, "
+      f"{len(heldout_text.split()):,} words")
+
+# %% [markdown]
+# ## 2. One training run gives every size
+#
+# Training for *k* merges makes the same first *k* merges whether it stops there or goes on: each
+# step only depends on the steps before it. So we train once, for `MAX_MERGES`, and get every smaller
+# vocabulary with `Tokenizer.truncated(k)`. We check it for one size against a separate training run:
+
+# %%
+vocab, merges = train_bpe(train_text, 256 + MAX_MERGES)
+big = Tokenizer(vocab, merges)
+print(big)
+
+small_vocab, small_merges = train_bpe(train_text, 256 + 300)
+assert small_merges == merges[:300]
+sample = heldout_text[:5000]
+assert Tokenizer(small_vocab, small_merges).encode(sample) == big.truncated(300).encode(sample)
+print("training for 300 merges == the first 300 merges of the big run, and the encodings agree")
+
+# %% [markdown]
+# Now the curve for the first corpus: a dozen merge counts, spaced evenly on a log scale, each
+# measured on the held-out text. This is the teaching loop; the package's `curve` function does the
+# same and feeds the plot, and we check that the two agree.
+
+# %%
+counts = merge_counts(0, len(big.merges), N_POINTS)
+rows = []
+for k in counts:
+    tok_k = big.truncated(k)
+    rows.append({"merges": k, "vocab_size": 256 + k, "tokens_per_word": tokens_per_word(tok_k, heldout_text),
+                 "bytes_per_token": bytes_per_token(tok_k, heldout_text)})
+table = pd.DataFrame(rows)
+
+package_curve = curve(big, heldout_text, counts, CORPORA[0])
+assert package_curve[table.columns].equals(table)
+print("teaching loop == bpe_course.widgets.vocab_size.curve")
+table.round(3)
+
+# %% [markdown]
+# How much does the training text flatter the tokenizer? The same numbers at the largest size, on
+# the text it was trained on and on held-out text:
+
+# %%
+on_train, on_heldout = tokens_per_word(big, train_text), tokens_per_word(big, heldout_text)
+print(f"{len(big.vocab):,} tokens: {on_train:.3f} tokens per word on training text, {on_heldout:.3f} held out")
+
+# %% [markdown]
+# ## 3. The plot, with GPT-2 and GPT-4
+#
+# Now every corpus, plus two reference points: GPT-2's and GPT-4's tokenizers (loaded offline from
+# OpenAI's files) measured on the same held-out text. Their "vocabulary size" is their largest id
+# + 1, the number of rows a model's embedding table needs (section 5). The package function trains
+# each corpus once and truncates; for the first corpus we hand it `big`, trained above.
+
+# %%
+references = {"GPT-2": gpt2(), "GPT-4 (cl100k)": cl100k()}
+data = vocab_size_data(CORPORA, 0, MAX_MERGES, N_POINTS, references, trained={CORPORA[0]: big})
+fig = plot_vocab_size(data, "Tokens per word and bytes per token on held-out text")
+display(fig)
+
+# %% [markdown]
+# The numbers behind the markers and the largest trained vocabularies:
+
+# %%
+largest = data[data["tokenizer"] == "trained"].groupby("corpus", sort=False).tail(1)
+summary = pd.concat([largest, data[data["tokenizer"] != "trained"]]).sort_values(["corpus", "vocab_size"], kind="stable")
+summary[["corpus", "tokenizer", "vocab_size", "tokens_per_word", "bytes_per_token"]].round(3)
+
+# %% [markdown]
+# ### Reading the plot
+#
+# The sentences below are computed from the data above, so they stay true if you change the corpora.
+
+# %%
+def fewer_or_more(a: float, b: float) -> str:
+    return "fewer" if a < b else "more"
+
+
+lines = []
+for name, rows_c in data.groupby("corpus", sort=False):
+    trained = rows_c[rows_c["tokenizer"] == "trained"].reset_index(drop=True)
+    refs = rows_c[rows_c["tokenizer"] != "trained"].set_index("tokenizer")
+    t = trained["tokens_per_word"]
+    lines.append(
+        f"* **{name}**: the first {trained['merges'][1]} merges take tokens per word from {t[0]:.2f} to {t[1]:.2f}; "
+        f"the last {trained['merges'].iloc[-1] - trained['merges'].iloc[-2]} merges "
+        f"only from {t.iloc[-2]:.2f} to {t.iloc[-1]:.2f}.")
+    last = t.iloc[-1]
+    comparisons = [f"{fewer_or_more(last, row['tokens_per_word'])} than {ref} ({row['tokens_per_word']:.2f} "
+                   f"with {row['vocab_size']:,} tokens)" for ref, row in refs.iterrows()]
+    if comparisons:
+        lines.append(f"  With {trained['vocab_size'].iloc[-1]:,} tokens, the trained tokenizer needs {last:.2f} "
+                     f"tokens per word: {' and '.join(comparisons)}.")
+display(Markdown("\n".join(lines)))
+
+# %% [markdown]
+# Three things stand out.
+#
+# 1. **Diminishing returns.** Even on a logarithmic x axis the curves flatten: the first merges save
+#    far more than the last (compare the two numbers in each sentence above). Early merges capture
+#    frequent words and common endings; late ones capture rarer and rarer words.
+# 2. **Where the tokenizer was trained matters as much as its size.** A small vocabulary trained on
+#    this kind of text can rival a much bigger one trained on something else: GPT-2's vocabulary was
+#    learned from web pages, not from Python's documentation.
+# 3. **Code is harder than prose**, and GPT-2 is especially poor at it. Part of the reason is
+#    visible in one indented line: GPT-2 spends a token on each space of the indentation but the
+#    last, while GPT-4's pattern and vocabulary keep a run of spaces together (chapters 08 and 10).
+
+# %%
+line = "        return self.value"
+for label, tok_ref in references.items():
+    pieces = tok_ref.token_bytes(tok_ref.encode(line))
+    print(f"{label}: {len(pieces)} tokens, {sum(p.isspace() for p in pieces)} of them only whitespace")
+    display(HTML(encoded_chips_html(tok_ref, line)))
+
+# %% [markdown]
+# ## 4. Explore: other corpora and ranges
+#
+# Pick a corpus and a range of merge counts; the plot is redrawn for that corpus, with GPT-2 and
+# GPT-4 on the same held-out text. The widget's numbers are in `explorer.data`. (`languages` mixes
+# eight languages, and its training part is small, so training stops early.)
+
+# %%
+explorer = VocabSizeExplorer(references=references, max_merges=MAX_MERGES)
+display(explorer.box)
+
+# %% [markdown]
+# The widget works from code too. Choosing `python_code` and narrowing the range to its first 1,024
+# merges (`show` sets both, then redraws once) recomputes `explorer.data`, and its numbers match a
+# direct measurement:
+
+# %%
+explorer.show(corpus="python_code", merges=(0, 1024))
+code_rows = explorer.data[explorer.data["tokenizer"] == "trained"]
+code_train, code_heldout = train_and_heldout("python_code")
+code_tok = Tokenizer(*train_bpe(code_train, 256 + 1024))
+assert abs(code_rows["tokens_per_word"].iloc[-1] - tokens_per_word(code_tok, code_heldout)) < 1e-12
+print(f"{len(code_rows)} points from {code_rows['merges'].min()} to {code_rows['merges'].max()} merges; "
+      f"the last matches a separate 1,024-merge training run")
+
+# %% [markdown]
+# ## 5. What a bigger vocabulary costs
+#
+# A language model starts by looking each token id up in an **embedding matrix**: one row of
+# `d_model` numbers per id. Its size is (largest id + 1) × `d_model`. Here it is for the
+# vocabularies above and the four GPT-2 model widths (768, 1024, 1280 and 1600; Radford et al.,
+# 2019, table 2):
+
+# %%
+D_MODELS = {"GPT-2 small": 768, "medium": 1024, "large": 1280, "XL": 1600}
+vocab_rows = {f"trained, {k} merges": 256 + k for k in (1024, 8192)}
+vocab_rows |= {label: max(tok.vocab) + 1 for label, tok in references.items()}
+cost = pd.DataFrame({f"{name} (d={d})": {label: rows * d / 1e6 for label, rows in vocab_rows.items()}
+                     for name, d in D_MODELS.items()})
+cost.index.name = "embedding parameters, millions"
+cost.round(1)
+
+# %% [markdown]
+# How big is that next to the rest of the model? GPT-2 small's other parameters follow from its
+# shape: 12 layers of width 768, 1,024 positions. Each layer holds attention (a 768 → 3×768
+# projection and a 768 → 768 output, with biases), a 768 → 3,072 → 768 feed-forward block, and two
+# layer norms; a final layer norm and the position embeddings complete the model. GPT-2 reuses the
+# token embedding as its output layer, so it is counted once.
+
+# %%
+def gpt2_parameters(vocab_rows: int, d: int = 768, layers: int = 12, positions: int = 1024) -> dict[str, int]:
+    per_layer = (d * 3 * d + 3 * d) + (d * d + d) + (d * 4 * d + 4 * d) + (4 * d * d + d) + 2 * (2 * d)
+    return {"token embedding": vocab_rows * d, "position embedding": positions * d,
+            "transformer layers": layers * per_layer, "final layer norm": 2 * d}
+
+
+gpt2_small = gpt2_parameters(max(references["GPT-2"].vocab) + 1)
+total = sum(gpt2_small.values())
+for part, n in gpt2_small.items():
+    print(f"{part:>20}: {n:>11,}  ({n / total:.1%})")
+print(f"{'total':>20}: {total:>11,}")
+
+# %% [markdown]
+# In GPT-2 small, the token embedding is close to a third of the whole model. Bigger models dilute it, since
+# layers grow with d² and the embedding only with d. A model that does not reuse the embedding as its
+# output layer pays for the vocabulary twice, and the output layer also costs compute for every
+# token it predicts.
+#
+# There is a second cost. Tokens added late in training are rare, and a model only learns a token
+# from the places it occurs. How many of the last merges' tokens does the held-out text use at all?
+
+# %%
+heldout_ids = set(big.encode_ordinary(heldout_text))
+last_block = 1024
+late_ids = range(256 + len(big.merges) - last_block, 256 + len(big.merges))
+early_ids = range(256, 256 + last_block)
+late_used = sum(i in heldout_ids for i in late_ids) / last_block
+early_used = sum(i in heldout_ids for i in early_ids) / last_block
+print(f"held-out text of {CORPORA[0]} uses {early_used:.0%} of the first {last_block} merged tokens "
+      f"and {late_used:.0%} of the last {last_block}")
+
+# %% [markdown]
+# So the "sweet spot" depends on what the tokenizer is for. Shorter sequences pay off in every layer
+# and every token of context; a larger table costs memory and leaves more tokens undertrained. GPT-2
+# settled on its size for English web text; GPT-4 roughly doubled it for a mix that includes code and
+# other languages.
+#
+# ## Recap
+#
+# * Measure tokens per word (or bytes per token) on held-out text. Training text flatters big vocabularies.
+# * One training run gives every smaller vocabulary: `Tokenizer.truncated(k)`.
+# * Returns diminish: the curve flattens, so late merges save far fewer tokens than early ones. What
+#   the tokenizer was trained on matters as much as its size.
+# * Costs: (largest id + 1) × d_model embedding parameters, and rare tokens a model barely sees.
+#
+# ## Exercises
+
+# %%
+from bpe_course.exercises.ch06 import check_embedding_params, check_tokens_per_word
+from bpe_course.wordbpe import WordBPE
+
+# %% [markdown]
+# **Exercise 1.** Train the character-level `WordBPE` (chapters 01–04) on `exercise_train` with 10,
+# 30 and 100 merges, and give the average number of tokens per word of `exercise_heldout` for each.
+# Careful: `WordBPE.train` takes a *vocabulary size*, not a number of merges.
+
+# %%
+exercise_train, exercise_heldout = train_text[:20_000], heldout_text
+answers = {10: 0.0, 30: 0.0, 100: 0.0}  # replace with your numbers
+check_tokens_per_word(answers, exercise_train, exercise_heldout)
+
+# %% [markdown]
+# <details><summary>Solution</summary>
+#
+# ```python
+# base = 4 + len({ch for w in exercise_train.split() for ch in w}) + 1  # specials + characters + </w>
+# answers = {}
+# for n in (10, 30, 100):
+#     bpe = WordBPE.train(exercise_train, vocab_size=base + n)
+#     answers[n] = len(bpe.tokenize(exercise_heldout)) / len(exercise_heldout.split())
+# ```
+# </details>
+
+# %% [markdown]
+# **Exercise 2.** How many parameters does the embedding matrix of a model with GPT-4's
+# vocabulary (`references["GPT-4 (cl100k)"].vocab`) and `d_model = 4096` hold?
+
+# %%
+cl100k_vocab = references["GPT-4 (cl100k)"].vocab
+my_params = len(cl100k_vocab) * 4096  # replace with your answer
+check_embedding_params(my_params, cl100k_vocab, 4096)
+
+# %% [markdown]
+# <details><summary>Solution</summary>
+#
+# Ids index rows, and cl100k's ids have gaps (some ids before and between its special tokens are
+# unused), so the matrix needs `max(cl100k_vocab) + 1` rows, not `len(cl100k_vocab)`:
+# `(max(cl100k_vocab) + 1) * 4096`.
+# </details>
+#
+# [← 05 Special tokens and unknowns](05_special_tokens.ipynb) · [07 Bytes and Unicode →](07_bytes_and_unicode.ipynb)
