@@ -7,7 +7,7 @@ from collections import Counter
 import pytest
 
 from bpe_course.exercises import ch01, ch02, ch03
-from bpe_course.exercises.ch01 import Feedback, run_cases
+from bpe_course.exercises.feedback import Feedback, run_cases
 from bpe_course.wordbpe import WordBPE, apply_merge, merge_pair, pair_counts, word_counts
 
 

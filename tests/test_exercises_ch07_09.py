@@ -24,7 +24,7 @@ def reference_utf8(code_point: int) -> bytes:
 # ---- chapter 07 ---------------------------------------------------------------------------------
 
 def test_feedback_shows_verdict_and_hint():
-    good, bad = ch07.Feedback(True, "fine."), ch07.Feedback(False, "wrong.", "try this.")
+    good, bad = ch07.correct("fine."), ch07.wrong("wrong.", "try this.")
     assert bool(good) and not bad
     assert repr(good) == "✅ Correct: fine."
     assert repr(bad) == "❌ Not yet. wrong.\nHint: try this." == str(bad)

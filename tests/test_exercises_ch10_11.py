@@ -13,7 +13,7 @@ from bpe_course.pretokenize import GPT4_PATTERN, pretokenize
 def assert_wrong(feedback, *fragments: str) -> None:
     assert not feedback
     text = repr(feedback)
-    assert text.startswith("❌ Not yet:") and "\nHint: " in text
+    assert text.startswith("❌ Not yet.") and "\nHint: " in text
     for fragment in fragments:
         assert fragment in text, (fragment, text)
 
@@ -22,7 +22,7 @@ def assert_wrong(feedback, *fragments: str) -> None:
 
 def test_toy_merges_right_answer():
     fb = ch10.check_toy_merges([(b"a", b"b"), (b"ab", b"c"), (b"c", b"d"), (b"abc", b"d")])
-    assert fb and repr(fb).startswith("✅ Correct!")
+    assert fb and repr(fb).startswith("✅ Correct:")
 
 
 def test_toy_merges_the_tempting_wrong_split():

@@ -13,7 +13,7 @@ from bpe_course.pretokenize import GPT4_PATTERN
 def assert_wrong(feedback, *fragments: str) -> None:
     assert not feedback
     text = repr(feedback)
-    assert text.startswith("❌ Not yet:") and "\nHint: " in text
+    assert text.startswith("❌ Not yet.") and "\nHint: " in text
     for fragment in fragments:
         assert fragment in text, (fragment, text)
 
@@ -35,7 +35,7 @@ def test_round_trip_right_in_every_format_that_fits(fmt, name):
         return Tokenizer.load(folder / name)
 
     fb = ch12.check_save_and_reload(save_and_reload)
-    assert fb and repr(fb).startswith("✅ Correct!") and name in repr(fb)
+    assert fb and repr(fb).startswith("✅ Correct:") and name in repr(fb)
 
 
 def test_round_trip_wrong_answers():

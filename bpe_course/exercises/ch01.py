@@ -1,4 +1,4 @@
-"""Checkers for chapter 1 (characters, words and why subwords), and the feedback type chapters 1-3 share.
+"""Checkers for chapter 1 (characters, words and why subwords).
 
 Every checker returns a :class:`Feedback`: true when the answer is right, and shown in a notebook
 as a short message: what is right, or the first failing case (expected vs got) with a hint.
@@ -13,65 +13,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
-
-@dataclass(frozen=True, repr=False)
-class Feedback:
-    """A checker's verdict: ``ok`` and the message a learner reads (it is also the repr)."""
-
-    ok: bool
-    message: str
-
-    def __bool__(self) -> bool:
-        return self.ok
-
-    def __repr__(self) -> str:
-        return self.message
-
-    __str__ = __repr__
-
-
-def correct(message: str) -> Feedback:
-    return Feedback(True, f"✅ Correct: {message}")
-
-
-def wrong(message: str, hint: str) -> Feedback:
-    return Feedback(False, f"❌ Not yet. {message}\nHint: {hint}")
-
-
-def run_cases(fn: Callable, cases: Sequence[tuple], reference: Callable, *, name: str,
-              same: Callable[[Any, Any], bool] = lambda a, b: a == b,
-              diagnose: Callable[[tuple, Any, Any], str] | None = None, hint: str = "") -> Feedback:
-    """Call ``fn(*case)`` and ``reference(*case)`` on every case; report the first disagreement.
-
-    ``diagnose(case, expected, got)`` may return a specific hint for a recognisable mistake.
-
-    >>> run_cases(lambda x: x * 2, [(1,), (2,)], lambda x: x + x, name="double")
-    ✅ Correct: your double agrees with the reference on all 2 cases.
-    >>> print(run_cases(lambda x: x * 3, [(0,), (2,)], lambda x: x + x, name="double", hint="twice, not thrice"))
-    ❌ Not yet. double(2) should be 4, got 6.
-    Hint: twice, not thrice
-    """
-    if not callable(fn):
-        return wrong(f"expected a function, got {type(fn).__name__}.", f"pass the function itself: check({name})")
-    for case in cases:
-        expected = reference(*case)
-        shown = ", ".join(_short(arg) for arg in case)
-        try:
-            got = fn(*case)
-        except Exception as exc:  # the learner's code may fail in any way; report it, never raise
-            return wrong(f"{name}({shown}) raised {type(exc).__name__}: {exc}", hint)
-        if not same(expected, got):
-            specific = diagnose(case, expected, got) if diagnose else ""
-            return wrong(f"{name}({shown}) should be {_short(expected)}, got {_short(got)}.", specific or hint)
-    return correct(f"your {name} agrees with the reference on all {len(cases)} cases.")
-
-
-def _short(value: Any, limit: int = 120) -> str:
-    text = repr(value)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+from .feedback import Feedback, correct, run_cases, short as _short, wrong
 
 
 # ---------------------------------------------------------------- exercise 1: OOV rate

@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..wordbpe import EOW, Pair, Word, best_pair, merge_pair, pair_counts, word_counts
-from .ch01 import Feedback, correct, run_cases, wrong
+from .feedback import Feedback, correct, run_cases, wrong
 
 # ---------------------------------------------------------------- exercise 1: count_pairs
 

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..wordbpe import SPECIALS, Pair, WordBPE, apply_merge, pair_counts, word_counts
-from .ch01 import Feedback, correct, run_cases, wrong
+from .feedback import Feedback, correct, run_cases, wrong
 
 BIG = 10**6  # a vocab_size no toy corpus reaches: training runs until no pair repeats
 

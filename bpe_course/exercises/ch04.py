@@ -13,7 +13,7 @@ import math
 from collections.abc import Callable, Sequence
 
 from ..wordbpe import EOW, WordBPE, merge_pair
-from .ch01 import Feedback, correct, wrong
+from .feedback import Feedback, correct, wrong
 
 # Sennrich et al. (2016)'s example word counts, the toy corpus of chapters 01-04.
 TOY_CORPUS = "low " * 5 + "lower " * 2 + "newest " * 6 + "widest " * 3

@@ -9,7 +9,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable, Sequence
 
-from .ch01 import Feedback, correct, wrong
+from .feedback import Feedback, correct, wrong
 
 EOT = "<|endoftext|>"
 

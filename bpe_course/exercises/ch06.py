@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ..wordbpe import SPECIALS, WordBPE
-from .ch01 import Feedback, correct, wrong
+from .feedback import Feedback, correct, wrong
 
 MERGE_COUNTS = (10, 30, 100)
 

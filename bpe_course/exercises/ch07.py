@@ -13,35 +13,9 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from ..bytelevel import BYTE_TO_UNICODE
-
-
-@dataclass(frozen=True)
-class Feedback:
-    """The verdict on one attempt."""
-
-    ok: bool
-    message: str
-    hint: str = ""
-
-    def __bool__(self) -> bool:
-        return self.ok
-
-    def __repr__(self) -> str:
-        if self.ok:
-            return f"✅ Correct: {self.message}"
-        return f"❌ Not yet. {self.message}" + (f"\nHint: {self.hint}" if self.hint else "")
-
-    __str__ = __repr__
-
-
-def _placeholder(answer: object) -> Feedback | None:
-    """Feedback for an untouched starter answer (``None`` or ``...``), else None."""
-    if answer is None or answer is Ellipsis:
-        return Feedback(False, "no answer yet -- replace the placeholder with your answer and run the cell again.")
-    return None
+from .feedback import Feedback, correct, placeholder as _placeholder, wrong
 
 
 def _width(char: str) -> int:
@@ -53,22 +27,22 @@ def _width(char: str) -> int:
 def check_utf8_length(text: str, answer: int | None) -> Feedback:
     """Is ``answer`` the number of bytes of ``text`` in UTF-8?
 
-    >>> check_utf8_length("日本", 2).message
-    "2 is the number of characters (code points) of '日本'; UTF-8 needs more bytes than that for some of them."
+    >>> check_utf8_length("日本", 2).message.splitlines()[0]
+    "❌ Not yet. 2 is the number of characters (code points) of '日本'; UTF-8 needs more bytes than that for some of them."
     """
     if (empty := _placeholder(answer)) is not None:
         return empty
     expected = len(text.encode("utf-8"))
     if answer == expected:
-        return Feedback(True, f"{text!r} is {len(text)} code points and {expected} UTF-8 bytes.")
+        return correct(f"{text!r} is {len(text)} code points and {expected} UTF-8 bytes.")
     wide = "".join(dict.fromkeys(c for c in text if _width(c) > 1))
     hint = ("count each character by its code point: below U+0080 one byte, below U+0800 two, below U+10000 "
             f"three, else four. The characters here that take more than one byte: {wide!r}.")
     if answer == len(text):
-        return Feedback(False, f"{answer} is the number of characters (code points) of {text!r}; UTF-8 needs more "
+        return wrong(f"{answer} is the number of characters (code points) of {text!r}; UTF-8 needs more "
                                "bytes than that for some of them.", hint)
     direction = "too few" if isinstance(answer, int) and answer < expected else "too many"
-    return Feedback(False, f"{answer!r} is {direction}.", hint)
+    return wrong(f"{answer!r} is {direction}.", hint)
 
 
 # ---- exercise 2: GPT-2's printable character for a byte -----------------------------------------
@@ -79,20 +53,20 @@ def check_byte_char(byte: int, answer: str | None) -> Feedback:
         return empty
     expected = BYTE_TO_UNICODE[byte]
     if answer == expected:
-        return Feedback(True, f"byte 0x{byte:02X} is written {expected!r} (U+{ord(expected):04X}).")
+        return correct(f"byte 0x{byte:02X} is written {expected!r} (U+{ord(expected):04X}).")
     shown = f"{answer!r}" + (f" (U+{ord(answer):04X})" if isinstance(answer, str) and len(answer) == 1 else "")
     if expected == chr(byte):
-        return Feedback(False, f"{shown} is not it: byte 0x{byte:02X} is printable, so it keeps its own character.",
+        return wrong(f"{shown} is not it: byte 0x{byte:02X} is printable, so it keeps its own character.",
                         "the printable bytes are '!'..'~', '¡'..'¬' and '®'..'ÿ'; they map to chr(byte).")
     hint = (f"byte 0x{byte:02X} is not printable. Count the unprintable bytes that come before it (0-32, then 127, "
             "then 128-160, ...): if there are n of them, it becomes chr(256 + n).")
     if answer == chr(byte):
-        return Feedback(False, f"{shown} is the byte's own character, but byte 0x{byte:02X} is not printable, so "
+        return wrong(f"{shown} is the byte's own character, but byte 0x{byte:02X} is not printable, so "
                                "GPT-2 moves it.", hint)
     if answer == chr(256 + byte):
-        return Feedback(False, f"{shown} is chr(256 + byte); only the unprintable bytes are counted, not all bytes "
+        return wrong(f"{shown} is chr(256 + byte); only the unprintable bytes are counted, not all bytes "
                                "below it.", hint)
-    return Feedback(False, f"{shown} is not the character of byte 0x{byte:02X}.", hint)
+    return wrong(f"{shown} is not the character of byte 0x{byte:02X}.", hint)
 
 
 # ---- exercise 3: a UTF-8 encoder by hand ---------------------------------------------------------
@@ -117,7 +91,7 @@ def check_utf8_encoder(encode: Callable[[int], bytes]) -> Feedback:
                     2: "two bytes: 110xxxxx 10xxxxxx -- the top 5 of 11 bits, then the low 6 bits.",
                     3: "three bytes: 1110xxxx 10xxxxxx 10xxxxxx -- shift by 12 and 6, mask with 0x3F.",
                     4: "four bytes: 11110xxx then three 10xxxxxx -- shift by 18, 12 and 6."}[n]
-            return Feedback(False, f"U+{cp:04X} ({chr(cp)!r}) should be {expected.hex(' ')} ({n} byte"
+            return wrong(f"U+{cp:04X} ({chr(cp)!r}) should be {expected.hex(' ')} ({n} byte"
                                    f"{'s' if n > 1 else ''}), your function gave {got_text}.", hint)
-    return Feedback(True, f"your encoder agrees with Python's on all {len(SAMPLE_CODE_POINTS)} sample code points, "
+    return correct(f"your encoder agrees with Python's on all {len(SAMPLE_CODE_POINTS)} sample code points, "
                           "including the edges of each length.")

@@ -11,7 +11,7 @@ from __future__ import annotations
 import regex
 
 from ..pretokenize import GPT2_PATTERN, GPT4_PATTERN
-from .ch07 import Feedback, _placeholder
+from .feedback import Feedback, correct, placeholder as _placeholder, wrong
 
 # (text, the digit groups GPT-4's pattern cuts from it)
 NUMBER_CASES = tuple((text, regex.findall(r"\p{N}{1,3}", text)) for text in (
@@ -26,9 +26,9 @@ def check_number_groups(pattern: str | None) -> Feedback:
     try:
         compiled = regex.compile(pattern)
     except (regex.error, TypeError) as exc:
-        return Feedback(False, f"the pattern does not compile: {exc}.", "test it with regex.compile(pattern) first.")
+        return wrong(f"the pattern does not compile: {exc}.", "test it with regex.compile(pattern) first.")
     if compiled.groups:
-        return Feedback(False, "the pattern has a capturing group, so findall returns the group, not the match.",
+        return wrong("the pattern has a capturing group, so findall returns the group, not the match.",
                         "write groups as (?:...) or leave them out.")
     for text, expected in NUMBER_CASES:
         got = compiled.findall(text)
@@ -45,8 +45,8 @@ def check_number_groups(pattern: str | None) -> Feedback:
         else:
             hint = ("groups start at the left of the number: 1234567 -> 123, 456, 7. A regex scans left to right, "
                     "so a greedy {1,3} does exactly that; no lookahead needed.")
-        return Feedback(False, message, hint)
-    return Feedback(True, f"all {len(NUMBER_CASES)} test strings split into digit groups of at most three, like "
+        return wrong(message, hint)
+    return correct(f"all {len(NUMBER_CASES)} test strings split into digit groups of at most three, like "
                           "GPT-4's \\p{N}{1,3}.")
 
 
@@ -57,9 +57,9 @@ def check_gpt2_pieces(text: str, answer: list[str] | None) -> Feedback:
     expected = regex.findall(GPT2_PATTERN, text)
     answer = list(answer)
     if answer == expected:
-        return Feedback(True, f"{len(expected)} pieces: {expected}.")
+        return correct(f"{len(expected)} pieces: {expected}.")
     if "".join(answer) != text:
-        return Feedback(False, f"your pieces join to {''.join(answer)!r}, not to the text {text!r}.",
+        return wrong(f"your pieces join to {''.join(answer)!r}, not to the text {text!r}.",
                         "pre-tokenization only cuts: every character, spaces included, lands in exactly one piece.")
     at = next(k for k, (a, e) in enumerate(zip(answer + [None], expected + [None])) if a != e)
     got_piece, want_piece = (answer + [None])[at], (expected + [None])[at]
@@ -75,7 +75,7 @@ def check_gpt2_pieces(text: str, answer: list[str] | None) -> Feedback:
     elif got_piece is not None and "'" in got_piece[1:]:
         hint = ("an apostrophe ends a run of letters (it is not \\p{L}); a lower-case contraction such as 't "
                 "is a piece of its own.")
-    return Feedback(False, f"piece {at} should be {want_piece!r}, you have {got_piece!r}.", hint)
+    return wrong(f"piece {at} should be {want_piece!r}, you have {got_piece!r}.", hint)
 
 
 def gpt4_pieces(text: str) -> list[str]:

@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from ..bytelevel import token_to_str
 from ..pretrained import gpt2
-from .ch07 import Feedback, _placeholder
+from .feedback import Feedback, correct, placeholder as _placeholder, wrong
 
 # Lines as they appear in GPT-2's vocab.bpe, with the pair each one stands for.
 MERGE_LINES = (
@@ -33,7 +33,7 @@ def check_parse_merge(parse: Callable[[str], tuple[bytes, bytes]]) -> Feedback:
         try:
             got = parse(line)
         except Exception as exc:  # the learner's code: report, never crash the notebook
-            return Feedback(False, f"on the line {line!r} your function raised {type(exc).__name__}: {exc}.",
+            return wrong(f"on the line {line!r} your function raised {type(exc).__name__}: {exc}.",
                             "split the line at its one space, then map each character back to its byte.")
         if isinstance(got, list):
             got = tuple(got)
@@ -50,8 +50,8 @@ def check_parse_merge(parse: Callable[[str], tuple[bytes, bytes]]) -> Feedback:
                     "the byte 0x20 (a space), not for its own UTF-8 bytes c4 a0.")
         else:
             hint = "return a tuple of two bytes objects: (left, right)."
-        return Feedback(False, message, hint)
-    return Feedback(True, f"all {len(MERGE_LINES)} sample lines parse to the right pair of bytes, including spaces, "
+        return wrong(message, hint)
+    return correct(f"all {len(MERGE_LINES)} sample lines parse to the right pair of bytes, including spaces, "
                           "newlines and pieces of multi-byte characters.")
 
 
@@ -61,17 +61,17 @@ def check_merge_rank(pair: tuple[bytes, bytes], answer: int | None) -> Feedback:
         return empty
     merges = gpt2().merges
     if pair not in merges:
-        return Feedback(False, f"{pair!r} is not one of GPT-2's merges; check the exercise's pair.")
+        return wrong(f"{pair!r} is not one of GPT-2's merges; check the exercise's pair.")
     rank = merges.index(pair)
     written = f"{token_to_str(pair[0])} {token_to_str(pair[1])}"
     if answer == rank:
-        return Feedback(True, f"the merge {written!r} has rank {rank}, so the token it makes has id 256 + {rank} = "
+        return correct(f"the merge {written!r} has rank {rank}, so the token it makes has id 256 + {rank} = "
                               f"{256 + rank}.")
     hint = "search the list of merges for the pair: merges.index(pair) (and the header line is not a merge)."
     if answer == 256 + rank:
-        return Feedback(False, f"{answer} is the id of the merged token; the rank is the position in the merge list.",
+        return wrong(f"{answer} is the id of the merged token; the rank is the position in the merge list.",
                         "id = 256 + rank, because ids 0-255 are the single bytes.")
     if answer in (rank + 1, rank + 2):
-        return Feedback(False, f"{answer} is a line number of vocab.bpe, not a rank: ranks start at 0 and the "
+        return wrong(f"{answer} is a line number of vocab.bpe, not a rank: ranks start at 0 and the "
                                "'#version' line is not a merge.", hint)
-    return Feedback(False, f"{answer!r} is not the rank of {written!r}.", hint)
+    return wrong(f"{answer!r} is not the rank of {written!r}.", hint)

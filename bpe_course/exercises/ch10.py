@@ -5,37 +5,15 @@ Each checker returns a :class:`Feedback`: truthy when the answer is right, and s
 as its message (what is wrong, and a hint).
 
 >>> check_toy_merges([(b"a", b"b"), (b"ab", b"c"), (b"c", b"d"), (b"abc", b"d")])
-✅ Correct! Every merge is what BPE over the lower ranks leaves.
+✅ Correct: Every merge is what BPE over the lower ranks leaves.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 from ..pretokenize import GPT4_PATTERN, pretokenize
 from ..pretrained import merges_from_ranks
-
-
-@dataclass(frozen=True)
-class Feedback:
-    """A checker's verdict: ``ok`` and a message for the learner (shown as the cell's output)."""
-
-    ok: bool
-    message: str
-
-    def __bool__(self) -> bool:
-        return self.ok
-
-    def __repr__(self) -> str:
-        return self.message
-
-
-def correct(message: str) -> Feedback:
-    return Feedback(True, f"✅ Correct! {message}")
-
-
-def wrong(problem: str, hint: str) -> Feedback:
-    return Feedback(False, f"❌ Not yet: {problem}\nHint: {hint}")
+from .feedback import Feedback, correct, wrong
 
 
 # ---------------------------------------------------------------- exercise 1: merges from a toy rank table

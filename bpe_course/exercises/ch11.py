@@ -13,7 +13,7 @@ training on unique words.
 ...     after.subtract(Counter(zip(word, word[1:])))
 ...     return after
 >>> check_pair_delta(pair_delta)
-✅ Correct! Your deltas match a full recount on all 7 test words.
+✅ Correct: Your deltas match a full recount on all 7 test words.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from collections.abc import Callable
 
 from ..pretokenize import GPT2_PATTERN, pretokenize
 from ..train import train_bpe
-from .ch10 import Feedback, correct, wrong
+from .feedback import Feedback, correct, wrong
 
 Word = tuple[bytes, ...]
 Pair = tuple[bytes, bytes]

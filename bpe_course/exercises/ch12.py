@@ -5,7 +5,7 @@ are a single token, and a Hugging Face export that gives the same ids.
 ...     tok.save(folder / "mine.json")
 ...     return tok.load(folder / "mine.json")
 >>> check_save_and_reload(save_and_reload)
-✅ Correct! Reloaded from mine.json: same vocab (262 tokens), merges, special tokens and pattern, and the same ids on 4 texts.
+✅ Correct: Reloaded from mine.json: same vocab (262 tokens), merges, special tokens and pattern, and the same ids on 4 texts.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from pathlib import Path
 from ..pretokenize import pretokenize, resolve_pattern
 from ..tokenizer import Tokenizer
 from ..train import train_bpe
-from .ch10 import Feedback, correct, wrong
+from .feedback import Feedback, correct, wrong
 
 # A small tokenizer the checkers build themselves, so a learner's answer is tried on fresh data.
 PRACTICE_TEXT = ("Tokenizers are shared as files. A file written today must load tomorrow, "
