@@ -20,10 +20,10 @@ Every broken file raises :class:`TokenizerFileError` naming the file and the lin
 >>> import tempfile, pathlib
 >>> from bpe_course import Tokenizer, train_bpe
 >>> tok = Tokenizer(*train_bpe("low low lower", 258))
->>> folder = pathlib.Path(tempfile.mkdtemp())
->>> for fmt in FORMATS:
-...     save(tok, folder / fmt, format=fmt)
-...     print(fmt, detect_format(folder / fmt), load(folder / fmt).merges == tok.merges)
+>>> with tempfile.TemporaryDirectory() as tmp:
+...     for fmt in FORMATS:
+...         save(tok, pathlib.Path(tmp) / fmt, format=fmt)
+...         print(fmt, detect_format(pathlib.Path(tmp) / fmt), load(pathlib.Path(tmp) / fmt).merges == tok.merges)
 bpe-course bpe-course True
 hf hf True
 tiktoken tiktoken True

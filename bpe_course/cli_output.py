@@ -1,0 +1,75 @@
+"""Terminal input and output for the ``bpe-course`` command: coloured tokens, tables, raw bytes.
+
+>>> render_tokens([b"Hello", b" world", b"\\n"], color=False)
+'[Hello][␣world][↵]'
+>>> table = TokenTable("file", "tokenizer", "tokens", "bytes/token")
+>>> table.add("a.txt", "gpt2", "1,234", "4.10")
+>>> print(table.render())
+file   tokenizer  tokens  bytes/token
+a.txt  gpt2        1,234         4.10
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import TextIO
+
+from .viz import token_label
+
+# 256-colour terminal backgrounds close to bpe_course.viz.PALETTE; text stays black on them.
+ANSI_BACKGROUNDS = (223, 194, 159, 183, 225, 229, 153, 217)
+RESET = "\x1b[0m"
+
+
+def use_color(choice: str, stream: TextIO) -> bool:
+    """``"always"``, ``"never"``, or ``"auto"``: colours on a terminal unless ``NO_COLOR`` is set."""
+    if choice != "auto":
+        return choice == "always"
+    return stream.isatty() and not os.environ.get("NO_COLOR")
+
+
+def render_tokens(tokens: list[bytes], color: bool) -> str:
+    """Each token's label (``␣`` for a space, ``↵`` for a newline, ``<0xNN>`` for a partial
+    character) on a coloured background, or in ``[brackets]`` without colour."""
+    if not color:
+        return "".join(f"[{token_label(t)}]" for t in tokens)
+    return "".join(f"\x1b[30;48;5;{ANSI_BACKGROUNDS[k % len(ANSI_BACKGROUNDS)]}m{token_label(t)}{RESET}"
+                   for k, t in enumerate(tokens))
+
+
+class TokenTable:
+    """A plain aligned text table: the first two columns left-aligned, the numbers right-aligned."""
+
+    def __init__(self, *header: str) -> None:
+        self.header = header
+        self.rows: list[tuple[str, ...]] = []
+
+    def add(self, *cells: object) -> None:
+        self.rows.append(tuple(str(c) for c in cells))
+
+    def render(self) -> str:
+        rows = [self.header, *self.rows]
+        sizes = [max(len(r[c]) for r in rows) for c in range(len(self.header))]
+        return "\n".join("  ".join(cell.ljust(sizes[c]) if c < 2 else cell.rjust(sizes[c])
+                                   for c, cell in enumerate(r)).rstrip() for r in rows)
+
+
+def read_stdin_text() -> str:
+    """All of standard input as UTF-8 text; a bad byte is reported with its offset."""
+    from .cli import CommandError
+    if sys.stdin.isatty():
+        print("(reading from standard input; end with Ctrl-D)", file=sys.stderr)
+    data = sys.stdin.buffer.read()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise CommandError(f"standard input is not UTF-8 (byte offset {exc.start}: 0x{data[exc.start]:02x})") \
+            from None
+
+
+def write_bytes(data: bytes) -> None:
+    """Write raw bytes to standard output, exactly."""
+    sys.stdout.flush()
+    sys.stdout.buffer.write(data)
+    sys.stdout.buffer.flush()

@@ -1,0 +1,227 @@
+"""tiktoken's rank file (``format="tiktoken"``): ``name.tiktoken`` plus a JSON sidecar ``name.tiktoken.json``.
+
+A ``.tiktoken`` file has one line per ordinary token, ``<base64 of its bytes> <rank>``, in rank
+order. For tiktoken a rank is both the token's id *and* its merge priority, and the file holds
+nothing else, so the pattern and the special tokens are written beside it::
+
+    {"format": "bpe-course-tiktoken", "version": 1, "pattern": "...", "pattern_name": "gpt4",
+     "special_tokens": {"<|endoftext|>": 1256}, "ranks": 1256, "sha256": "<of name.tiktoken>"}
+
+Loading rebuilds the merge list from the ranks (:func:`bpe_course.merges_from_ranks`).
+
+Ids must be ranks. ``train_bpe``'s layout (bytes, then merges, then specials) and GPT-2's (bytes
+in GPT-2's own order) both are: what matters is that the token made by merge ``k`` has a
+smaller id than the one made by merge ``k + 1``, and that every multi-byte ordinary token is
+made by exactly one merge. A tokenizer that breaks this (ids in some other order, or a token no
+merge makes) cannot be written without changing its ids: :func:`save_tiktoken` raises and names
+the culprit; :func:`renumbered` gives the same tokenizer with rank ids (ids change, splits don't).
+
+Round trips keep vocab, ids, specials and pattern; the merge list is the one rebuilt from ranks,
+which for every tokenizer we have tried (trained, GPT-2, cl100k) is the original list. Where it
+is not, each merge still makes the same token, so encoding is unchanged.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import json
+import os
+import re
+from pathlib import Path
+
+from .bytelevel import token_to_str
+from .formats_base import TokenizerFileError, make_tokenizer, read_json, write_atomic
+from .pretokenize import pattern_name, resolve_pattern
+
+SIDECAR_FORMAT = "bpe-course-tiktoken"
+SIDECAR_VERSION = 1
+NO_PATTERN_FOR_TIKTOKEN = r"[\s\S]+"  # tiktoken needs some regex; this one keeps the text whole
+
+
+def sidecar_path(path: str | os.PathLike) -> Path:
+    """Where the pattern and specials of ``path`` live: ``name.tiktoken`` -> ``name.tiktoken.json``."""
+    path = Path(path)
+    return path.with_name(path.name + ".json")
+
+
+def read_tiktoken_ranks(path: str | os.PathLike) -> dict[bytes, int]:
+    """Parse a ``.tiktoken`` file: one ``<base64 token> <rank>`` per line."""
+    return _read_ranks(Path(path))[0]
+
+
+def _read_ranks(path: Path) -> tuple[dict[bytes, int], dict[int, int]]:
+    """The ranks and, for each rank, its line number; every error names the file and line."""
+    ranks: dict[bytes, int] = {}
+    line_of: dict[int, int] = {}
+    data = Path(path).read_bytes()
+    lines = data.split(b"\n")
+    if data and not data.endswith(b"\n") and len(lines[-1].split()) != 2:
+        # subtle: a cut that leaves "<base64> <rank digits>" is caught later by the sidecar's rank count
+        raise TokenizerFileError(f"{path}, line {len(lines)}: the file ends in the middle of a line "
+                                 f"(truncated?): {lines[-1][:80]!r}")
+    for n, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        fields = line.split()
+        try:
+            if len(fields) != 2:
+                raise ValueError("expected '<base64 token> <rank>'")
+            token, rank = base64.b64decode(fields[0], validate=True), int(fields[1])
+        except (ValueError, binascii.Error) as exc:
+            raise TokenizerFileError(f"{path}, line {n}: {exc}: {line[:80]!r}") from None
+        if token in ranks:
+            raise TokenizerFileError(f"{path}, line {n}: token {token!r} appears twice")
+        if rank in line_of:
+            raise TokenizerFileError(f"{path}, line {n}: rank {rank} is already used on line {line_of[rank]}")
+        ranks[token] = rank
+        line_of[rank] = n
+    return ranks, line_of
+
+
+def check_ids_are_ranks(tokenizer) -> dict[bytes, int]:
+    """The tokenizer's ordinary tokens as tiktoken ranks, or ``ValueError`` saying why its ids are not ranks."""
+    special_ids = set(tokenizer.special_tokens.values())
+    ranks = {t: i for i, t in tokenizer.vocab.items() if i not in special_ids}
+    hint = ("; bpe_course.formats_tiktoken.renumbered(tokenizer) gives the same tokenizer with ids that are "
+            "ranks (the ids change), or save in the 'bpe-course' or 'hf' format")
+    made: dict[bytes, int] = {}
+    previous = -1
+    for k, (a, b) in enumerate(tokenizer.merges):
+        token = a + b
+        if token in made:
+            raise ValueError(f"merges {made[token]} and {k} both make {token_to_str(token)!r}; in a .tiktoken "
+                             f"file every token has one rank{hint}")
+        made[token] = k
+        if ranks[token] <= previous:
+            raise ValueError(f"ids are not ranks: merge {k} makes {token_to_str(token)!r} with id {ranks[token]}, "
+                             f"not above the id {previous} made by merge {k - 1}; tiktoken merges in id order"
+                             f"{hint}")
+        previous = ranks[token]
+    unmade = [t for t in ranks if len(t) > 1 and t not in made]
+    if unmade:
+        raise ValueError(f"{len(unmade)} ordinary tokens (e.g. {token_to_str(unmade[0])!r}, id {ranks[unmade[0]]}) "
+                         f"are made by no merge, but tiktoken would merge into them by their rank{hint}")
+    return ranks
+
+
+def renumbered(tokenizer):
+    """The same tokenizer with ids laid out as ranks: bytes 0-255 in byte order, merges, then specials.
+
+    Encoding splits text exactly as before; only the numbers change. Tokens no merge makes are
+    dropped, and a merge that makes an already-made token is dropped (it never fired anyway).
+    """
+    from .tokenizer import Tokenizer
+    vocab = {b: bytes([b]) for b in range(256)}
+    merges, seen = [], set(vocab.values())
+    for a, b in tokenizer.merges:
+        if a + b not in seen:
+            seen.add(a + b)
+            merges.append((a, b))
+            vocab[len(vocab)] = a + b
+    specials = {}
+    for s in sorted(tokenizer.special_tokens, key=tokenizer.special_tokens.get):
+        specials[s] = len(vocab)
+        vocab[len(vocab)] = s.encode("utf-8")
+    return Tokenizer(vocab, merges, specials, tokenizer.pattern)
+
+
+def tiktoken_file_bytes(ranks: dict[bytes, int]) -> bytes:
+    """The ``.tiktoken`` text: tokens in rank order, as tiktoken's own ``dump_tiktoken_bpe`` writes them."""
+    return b"".join(base64.b64encode(t) + b" " + str(r).encode() + b"\n"
+                    for t, r in sorted(ranks.items(), key=lambda item: item[1]))
+
+
+def save_tiktoken(tokenizer, path: str | os.PathLike) -> None:
+    """Write ``path`` (the ranks) and its sidecar (pattern, specials); raise if ids are not ranks."""
+    from .pretrained import merges_from_ranks
+    path = Path(path)
+    ranks = check_ids_are_ranks(tokenizer)
+    try:
+        merges_from_ranks(ranks)  # subtle: fail now rather than write a file that cannot be read back
+    except ValueError as exc:
+        raise ValueError(f"cannot write a .tiktoken file that loads back: {exc}") from None
+    data = tiktoken_file_bytes(ranks)
+    sidecar = {"format": SIDECAR_FORMAT, "version": SIDECAR_VERSION, "tiktoken_file": path.name,
+               "pattern": tokenizer.pattern, "pattern_name": pattern_name(tokenizer.pattern) or "custom",
+               "special_tokens": dict(tokenizer.special_tokens), "ranks": len(ranks),
+               "sha256": hashlib.sha256(data).hexdigest()}
+    write_atomic(path, data)
+    write_atomic(sidecar_path(path), json.dumps(sidecar, ensure_ascii=False, indent=1) + "\n")
+
+
+def read_sidecar(path: Path) -> dict:
+    """The checked sidecar of ``path``: pattern, special tokens, rank count and sha256."""
+    side = sidecar_path(path)
+    if not side.is_file():
+        raise TokenizerFileError(
+            f"{path}: a .tiktoken file holds ranks only, and its pattern and special tokens ({side.name}) are "
+            "missing. For OpenAI's cl100k_base.tiktoken use bpe_course.cl100k(); for another file call "
+            "bpe_course.formats_tiktoken.load_tiktoken(path, pattern=..., special_tokens={...})")
+    data = read_json(side)
+    if not isinstance(data, dict) or data.get("format") != SIDECAR_FORMAT:
+        raise TokenizerFileError(f"{side}: not a .tiktoken sidecar (no \"format\": \"{SIDECAR_FORMAT}\")")
+    if data.get("version") != SIDECAR_VERSION:
+        raise TokenizerFileError(f"{side}: version {data.get('version')!r}; this version reads {SIDECAR_VERSION}")
+    if not isinstance(data.get("special_tokens"), dict):
+        raise TokenizerFileError(f"{side}: \"special_tokens\" is missing or is not a JSON object")
+    if "pattern" not in data or not isinstance(data["pattern"], (str, type(None))):
+        raise TokenizerFileError(f"{side}: \"pattern\" is missing or is not a regex string or null")
+    return data
+
+
+def load_tiktoken(path: str | os.PathLike, pattern: str | None = None, special_tokens: dict | None = None):
+    """Read a ``.tiktoken`` file into a :class:`~bpe_course.Tokenizer`.
+
+    The pattern and specials come from the sidecar, unless ``pattern`` is given (``"gpt2"``,
+    ``"gpt4"``, ``"none"`` or a regex): then the sidecar is not read and ``special_tokens``
+    (``{text: id}``, default none) is used -- the way to read a bare ``.tiktoken`` file.
+    """
+    from .pretrained import merges_from_ranks
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"no such file: {path}")
+    side = read_sidecar(path) if pattern is None else None
+    ranks, line_of = _read_ranks(path)
+    where_specials = "special_tokens"
+    if side is not None:
+        pattern, special_tokens = side["pattern"], side["special_tokens"]
+        where_specials = f"{sidecar_path(path)}: special_tokens"
+        if side.get("ranks") != len(ranks):
+            raise TokenizerFileError(f"{path}: {len(ranks)} ranks, but {sidecar_path(path).name} says "
+                                     f"{side.get('ranks')!r}: the file is truncated or is not the one saved with it")
+        if side.get("sha256") and hashlib.sha256(path.read_bytes()).hexdigest() != side["sha256"]:
+            raise TokenizerFileError(f"{path}: its sha256 differs from the one in {sidecar_path(path).name}: the "
+                                     "file changed since it was saved")
+    else:
+        pattern = resolve_pattern(pattern)
+    vocab = {rank: token for token, rank in ranks.items()}
+    specials = {}
+    for s, i in (special_tokens or {}).items():
+        if not isinstance(i, int) or isinstance(i, bool) or i < 0 or i in vocab:
+            raise TokenizerFileError(f"{where_specials}[{s!r}] has id {i!r}, which is not a "
+                                     "free non-negative integer (ranks use it, or it is not a number)")
+        vocab[i] = s.encode("utf-8")
+        specials[s] = i
+    try:
+        merges = merges_from_ranks(ranks)
+    except ValueError as exc:
+        found = re.search(r"\(rank (\d+)\)", str(exc))
+        where = f"{path}, line {line_of[int(found.group(1))]}" if found else str(path)
+        raise TokenizerFileError(f"{where}: {exc}") from None
+    return make_tokenizer(vocab, merges, specials, pattern, path)
+
+
+def tiktoken_encoding(path: str | os.PathLike, name: str | None = None):
+    """A real ``tiktoken.Encoding`` for a saved ``.tiktoken`` file and its sidecar.
+
+    subtle: tiktoken's own ``load_tiktoken_bpe(path)`` caches files by *path* in
+    ``$TMPDIR/data-gym-cache``; a file re-saved at the same path is then read stale unless you
+    pass ``expected_hash=`` (the sidecar's ``sha256``). This reads the file directly.
+    """
+    import tiktoken
+    path = Path(path)
+    side = read_sidecar(path)
+    return tiktoken.Encoding(name=name or path.stem, pat_str=side["pattern"] or NO_PATTERN_FOR_TIKTOKEN,
+                             mergeable_ranks=read_tiktoken_ranks(path), special_tokens=side["special_tokens"])

@@ -1,0 +1,196 @@
+"""The ``bpe-course`` command, run as a real process (``python -m bpe_course`` and ``.venv/bin/bpe-course``)
+and, for the many small error cases, in-process through ``main()``."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bpe_course import Tokenizer, corpus, gpt2, train_bpe
+from bpe_course.cli import main, notebooks_dir
+
+MODULE = [sys.executable, "-m", "bpe_course"]
+SCRIPT = [str(Path(sys.executable).parent / "bpe-course")]
+SAMPLE = "Hello world! Ünïcödé 🙂, numbers 1234567 and <|endoftext|> tabs\tand\r\nlines\n\n  end"
+
+
+def run(*args: str, cmd: list[str] = MODULE, stdin: bytes | None = None, cwd: Path | None = None):
+    env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
+    return subprocess.run([*cmd, *args], input=stdin, capture_output=True, timeout=300, env=env, cwd=cwd)
+
+
+def one_line_error(stderr: bytes) -> str:
+    """The message, checking there is exactly one line of it and no traceback."""
+    text = stderr.decode()
+    assert "Traceback" not in text
+    lines = [line for line in text.splitlines() if line.startswith("bpe-course")]
+    assert len(lines) == 1, text
+    return lines[0]
+
+
+@pytest.fixture(scope="module")
+def text_file(tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("text") / "small.txt"
+    path.write_text(corpus.load("python_docs")[:20_000], encoding="utf-8")
+    return path
+
+
+# ---- encode / decode ---------------------------------------------------------------------------
+@pytest.mark.parametrize("cmd", [MODULE, SCRIPT], ids=["python -m bpe_course", ".venv/bin/bpe-course"])
+def test_encode_prints_the_packages_ids(cmd):
+    result = run("encode", SAMPLE, cmd=cmd)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.decode() == " ".join(map(str, gpt2().encode(SAMPLE, allowed_special="all"))) + "\n"
+
+
+def test_encode_then_decode_through_pipes_is_byte_exact(tmp_path):
+    data = (SAMPLE + "\n" + corpus.load("languages")[:2000] + "no final newline").encode("utf-8")
+    ids = run("encode", "-", stdin=data)
+    assert ids.returncode == 0, ids.stderr
+    assert [int(i) for i in ids.stdout.split()] == gpt2().encode(data.decode(), allowed_special="all")
+    back = run("decode", "-", stdin=ids.stdout)
+    assert back.returncode == 0 and back.stdout == data
+
+
+def test_encode_show_plain_and_coloured(capsys):
+    assert main(["encode", "--show", "Hi there\n"]) == 0
+    assert capsys.readouterr().out == "[Hi][␣there][↵]\n"  # not a terminal: brackets
+    assert main(["encode", "--show", "--color", "Hi there"]) == 0
+    out = capsys.readouterr().out
+    assert re.fullmatch(r"\x1b\[30;48;5;\d+mHi\x1b\[0m\x1b\[30;48;5;\d+m␣there\x1b\[0m\n", out)
+    assert main(["encode", "--show", "--tokenizer", "gpt2", "--no-color", "🙂"]) == 0
+    assert capsys.readouterr().out == "[<0xF0><0x9F>][<0x99><0x82>]\n"  # bytes that are not whole characters
+
+
+def test_encode_special_token_choices(capsys):
+    text = "a<|endoftext|>b"
+    assert main(["encode", text]) == 0 and capsys.readouterr().out.split() == ["64", "50256", "65"]
+    assert main(["encode", "--specials", "text", text]) == 0
+    assert capsys.readouterr().out.split() == [str(i) for i in gpt2().encode_ordinary(text)]
+    assert main(["encode", "--specials", "error", text]) == 1
+    assert "bpe-course: error: the text contains the special token '<|endoftext|>'" in capsys.readouterr().err
+
+
+def test_decode_arguments(capsys):
+    assert main(["decode", "15496", "995"]) == 0
+    assert capsys.readouterr().out == "Hello world"  # not a terminal: no newline added
+    assert main(["decode", "[15496,", "995]"]) == 0  # a Python list pasted as it is
+    assert capsys.readouterr().out == "Hello world"
+
+
+# ---- train -------------------------------------------------------------------------------------
+def test_train_saves_a_tokenizer_that_matches_the_package(tmp_path, text_file):
+    out = tmp_path / "tok"
+    result = run("train", str(text_file), "--vocab-size", "400", "--special", "<|endoftext|>", "<|pad|>",
+                 "--pattern", "gpt4", "-o", str(out), "--format", "hf")
+    assert result.returncode == 0, result.stderr
+    vocab, merges = train_bpe(text_file.read_text(encoding="utf-8"), 400, ["<|endoftext|>", "<|pad|>"],
+                              pattern="gpt4")
+    expected = Tokenizer(vocab, merges, ["<|endoftext|>", "<|pad|>"], pattern="gpt4")
+    loaded = Tokenizer.load(out)
+    assert (loaded.vocab, loaded.merges, loaded.special_tokens, loaded.pattern) == \
+        (expected.vocab, expected.merges, expected.special_tokens, expected.pattern)
+    stdout, stderr = result.stdout.decode(), result.stderr.decode()
+    assert "100%" in stderr and "merges" in stderr  # tqdm's bar, on stderr
+    text = text_file.read_text(encoding="utf-8")
+    n_tokens = len(expected.encode(text, allowed_special="all"))
+    assert f"learned {len(merges)} merges in " in stdout
+    assert f"-> {n_tokens:,} tokens: {len(text.encode()) / n_tokens:.2f} bytes/token, " \
+           f"{n_tokens / len(text.split()):.2f} tokens/word" in stdout
+    encoded = run("encode", "--tokenizer", str(out), SAMPLE, cmd=SCRIPT)
+    assert encoded.stdout.split() == [str(i).encode() for i in expected.encode(SAMPLE, allowed_special="all")]
+
+
+@pytest.mark.parametrize("fmt", ["bpe-course", "tiktoken", "gpt2"])
+def test_train_in_every_format(tmp_path, text_file, capsys, fmt):
+    assert main(["train", str(text_file), "--vocab-size", "300", "-o", str(tmp_path), "--format", fmt, "-q"]) == 0
+    assert capsys.readouterr().out == ""  # --quiet
+    vocab, merges = train_bpe(text_file.read_text(encoding="utf-8"), 300)
+    loaded = Tokenizer.load(tmp_path)
+    assert (loaded.vocab, loaded.merges) == (vocab, merges)
+
+
+# ---- stats and lab -----------------------------------------------------------------------------
+def test_stats_table(tmp_path, text_file, gpt2_tok, tiktoken_cl100k):
+    Tokenizer(*train_bpe(text_file.read_text(encoding="utf-8"), 300)).save(tmp_path / "mine.json")
+    result = run("stats", str(text_file), "--tokenizer", str(tmp_path / "mine.json"))
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.decode().splitlines()
+    assert lines[0].split() == ["file", "tokenizer", "vocab", "tokens", "bytes/token", "tokens/word"]
+    text = text_file.read_text(encoding="utf-8")
+    mine = Tokenizer.load(tmp_path / "mine.json")
+    rows = [("gpt2", len(gpt2_tok.vocab), gpt2_tok.encode_ordinary(text)),
+            ("cl100k", 100_256 + 5, tiktoken_cl100k.encode_ordinary(text)),  # ranks + specials
+            (str(tmp_path / "mine.json"), 300, mine.encode_ordinary(text))]
+    for line, (name, vocab_size, ids) in zip(lines[1:], rows, strict=True):
+        n = len(ids)
+        assert line.split() == [str(text_file), name, f"{vocab_size:,}", f"{n:,}",
+                                f"{len(text.encode()) / n:.2f}", f"{n / len(text.split()):.2f}"]
+    assert len({len(line) for line in lines}) == 1  # aligned: every row as wide as the header
+
+
+def test_lab_dry_run_and_missing_notebooks(tmp_path):
+    result = run("lab", "--dry-run", cmd=SCRIPT)
+    assert result.returncode == 0
+    python, *rest = result.stdout.decode().split()
+    assert Path(python).parent == Path(sys.executable).parent  # the same environment's Python
+    assert rest == ["-m", "jupyter", "lab", str(notebooks_dir())]
+    assert notebooks_dir() == Path(__file__).resolve().parent.parent / "notebooks"
+    missing = run("lab", "--dry-run", "--notebooks", str(tmp_path / "nowhere"))
+    assert missing.returncode == 1
+    assert "the course notebooks were not found at" in one_line_error(missing.stderr)
+
+
+# ---- help and errors ---------------------------------------------------------------------------
+@pytest.mark.parametrize("command, option", [("train", "--vocab-size"), ("encode", "--show"), ("decode", "--tokenizer"),
+                                             ("stats", "--tokenizer"), ("lab", "--dry-run")])
+def test_help_for_every_command(capsys, command, option):
+    with pytest.raises(SystemExit) as exit_info:
+        main([command, "--help"])
+    assert exit_info.value.code == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"usage: bpe-course {command}") and option in out and "example" in out
+
+
+@pytest.mark.parametrize("args, message", [
+    ([], "the following arguments are required: COMMAND"),
+    (["train", "x.txt", "--vocab-size", "100", "-o", "out"], "--vocab-size 100 is too small: it must be at least 256"),
+    (["train", "x.txt", "--vocab-size", "257", "--special", "<a>", "<b>", "-o", "out"], "at least 256 .* = 258"),
+    (["train", "x.txt", "--vocab-size", "300", "--special", "<a>", "<a>", "-o", "out"], "must be distinct"),
+    (["train", "x.txt", "--vocab-size", "300", "--pattern", "gpt4", "--format", "gpt2", "-o", "o"], "stores no pattern"),
+    (["train", "x.txt", "--vocab-size", "many", "-o", "out"], "invalid int value: 'many'"),
+    (["encode", "--specials", "maybe", "x"], "invalid choice: 'maybe'"),
+    (["decode", "12", "twelve"], "not a token id: 'twelve'"),
+])
+def test_bad_usage_exits_2_with_a_message(capsys, args, message):
+    with pytest.raises(SystemExit) as exit_info:
+        main(args)
+    assert exit_info.value.code == 2
+    assert re.search(f"bpe-course.*: error: .*{message}", capsys.readouterr().err)
+
+
+def test_bad_files_exit_1_with_one_line(tmp_path, capsys):
+    (tmp_path / "latin1.txt").write_bytes("café\n".encode("latin-1"))
+    (tmp_path / "broken.json").write_text('{"format": "bpe-course", "version": 1, "vocab": {', encoding="utf-8")
+    cases = [
+        (["train", str(tmp_path / "nope.txt"), "--vocab-size", "300", "-o", str(tmp_path)], "no such file"),
+        (["train", str(tmp_path / "latin1.txt"), "--vocab-size", "300", "-o", str(tmp_path)],
+         r"latin1\.txt: not valid UTF-8 at byte offset 3"),
+        (["encode", "--tokenizer", str(tmp_path / "broken.json"), "x"], r"broken\.json: not valid JSON at line 1"),
+        (["encode", "--tokenizer", str(tmp_path / "missing_dir"), "x"], "no tokenizer at"),
+        (["stats", str(tmp_path / "latin1.txt")], "byte offset 3"),
+        (["decode", "50257"], "unknown token id 50257 at position 0"),
+    ]
+    for args, message in cases:
+        assert main(args) == 1, args
+        err = capsys.readouterr().err
+        assert re.fullmatch(f"bpe-course: error: .*{message}.*\n", err), err
+    real = run("decode", "-", stdin=b"1 2 x")  # a real process: still one line, no traceback
+    assert real.returncode == 1 and "not a token id: 'x'" in one_line_error(real.stderr)
+    not_utf8 = run("encode", "-", stdin=b"ok \xff")
+    assert not_utf8.returncode == 1 and "standard input is not UTF-8 (byte offset 3" in one_line_error(not_utf8.stderr)

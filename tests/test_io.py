@@ -1,0 +1,180 @@
+"""The project's own format ("bpe-course") and bpe_course.io's saving, loading and format detection."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+from functools import lru_cache
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from bpe_course import Tokenizer, TokenizerFileError, corpus, io, train_bpe
+from bpe_course.pretokenize import GPT4_PATTERN
+
+TEXT = corpus.load("python_docs")[:3000] + corpus.load("languages")[:2000] + " <|endoftext|> x<|pad|>y 🙂 \n\n "
+CUSTOM_PATTERN = r"\p{L}+|\p{N}|[^\p{L}\p{N}]+"
+
+
+@lru_cache(maxsize=None)
+def trained(pattern: str = "gpt2", specials: tuple[str, ...] = ("<|endoftext|>", "<|pad|>")) -> Tokenizer:
+    vocab, merges = train_bpe(corpus.load("python_docs")[:30_000], 500, specials, pattern=pattern)
+    return Tokenizer(vocab, merges, specials, pattern=pattern)
+
+
+def assert_same(loaded: Tokenizer, original: Tokenizer) -> None:
+    assert (loaded.vocab, loaded.merges) == (original.vocab, original.merges)
+    assert (loaded.special_tokens, loaded.pattern) == (original.special_tokens, original.pattern)
+    assert loaded.encode(TEXT, allowed_special="all") == original.encode(TEXT, allowed_special="all")
+
+
+# ---- the bpe-course format ----------------------------------------------------------------------
+@pytest.mark.parametrize("pattern, specials", [("gpt2", ("<|endoftext|>", "<|pad|>")), ("gpt4", ()),
+                                               ("none", ("<|endoftext|>",)), (CUSTOM_PATTERN, ("<|pad|>",))])
+def test_round_trip_is_exact(tmp_path, pattern, specials):
+    tok = trained(pattern, specials)
+    tok.save(tmp_path / "t.json")
+    assert_same(Tokenizer.load(tmp_path / "t.json"), tok)
+
+
+def test_gpt2_and_cl100k_round_trip(tmp_path, gpt2_tok, cl100k_tok):
+    for name, tok in (("gpt2", gpt2_tok), ("cl100k", cl100k_tok)):
+        io.save(tok, tmp_path / f"{name}.json")
+        assert_same(io.load(tmp_path / f"{name}.json"), tok)
+
+
+def test_file_is_readable_versioned_json(tmp_path):
+    tok = trained("gpt4", ("<|endoftext|>",))
+    tok.save(tmp_path / "t.json")
+    text = (tmp_path / "t.json").read_text(encoding="utf-8")
+    data = json.loads(text)
+    assert list(data)[:2] == ["format", "version"] and data["format"] == "bpe-course" and data["version"] == 1
+    assert data["pattern"] == GPT4_PATTERN and data["pattern_name"] == "gpt4"
+    assert data["special_tokens"] == {"<|endoftext|>": 499}
+    assert data["vocab"]["32"] == "Ġ" and len(data["vocab"]) == 499  # specials have their own table
+    a, b = tok.merges[0]
+    assert data["merges"][0] == f"{a.decode().replace(' ', 'Ġ')} {b.decode().replace(' ', 'Ġ')}"
+    assert text.count("\n") > len(data["vocab"]) + len(data["merges"])  # one entry a line: diffs and editors cope
+
+
+@settings(max_examples=40, deadline=None)
+@given(text=st.text(st.sampled_from("ab cdé\n🙂1"), min_size=1, max_size=60),
+       n_merges=st.integers(0, 12), pattern=st.sampled_from(["gpt2", "gpt4", "none"]))
+def test_any_trained_tokenizer_round_trips_in_every_format(tmp_path_factory, text, n_merges, pattern):
+    vocab, merges = train_bpe(text, 256 + n_merges + 1, ["<|s|>"], pattern=pattern)
+    tok = Tokenizer(vocab, merges, ["<|s|>"], pattern=pattern)
+    folder = tmp_path_factory.mktemp("any")
+    for fmt in io.FORMATS:
+        if fmt == "gpt2" and pattern != "gpt2":
+            continue
+        tok.save(folder / fmt, format=fmt)
+        loaded = Tokenizer.load(folder / fmt)
+        assert (loaded.vocab, loaded.merges, loaded.special_tokens, loaded.pattern) == \
+            (tok.vocab, tok.merges, tok.special_tokens, tok.pattern), fmt
+        assert loaded.encode(text + "<|s|>", allowed_special="all") == tok.encode(text + "<|s|>",
+                                                                                allowed_special="all")
+
+
+def damaged(tmp_path, edit) -> os.PathLike:
+    data = io.to_json(trained())
+    edit(data)
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("edit, message", [
+    (lambda d: d["merges"].__setitem__(3, "Ġt"), r"merges\[3\]: expected two tokens separated by one space"),
+    (lambda d: d["merges"].__setitem__(4, "Ġ zqzq"), r"merges\[4\]: the merge's right part 'zqzq' is not in"),
+    (lambda d: d["merges"].__setitem__(5, ["a", "b"]), r"merges\[5\]: expected two tokens"),
+    (lambda d: d["vocab"].__setitem__("x7", "a"), r"vocab key 'x7' is not a token id"),
+    (lambda d: d["vocab"].__setitem__("300", "▁the"), r"vocab\['300'\]: '▁the' is not in GPT-2's byte alphabet"),
+    (lambda d: d.__setitem__("version", 2), r"format version 2; this version reads 1"),
+    (lambda d: d.pop("merges"), r"\"merges\" is missing or is not a JSON list"),
+    (lambda d: d["special_tokens"].__setitem__("<|x|>", 5), r"special_tokens\['<\|x\|>'\] has id 5, which vocab "),
+    (lambda d: d["special_tokens"].__setitem__("<|x|>", "5"), r"special_tokens\['<\|x\|>'\] has id '5', not a"),
+    (lambda d: d.__setitem__("pattern", "(unclosed"), r"pattern does not compile"),
+    (lambda d: d["vocab"].pop("0"), r"vocab lacks 1 of the 256 single bytes \(first missing: byte 0\)"),
+])
+def test_malformed_file_names_file_and_key(tmp_path, edit, message):
+    with pytest.raises(TokenizerFileError, match=r"bad\.json: .*" + message):
+        io.load(damaged(tmp_path, edit))
+
+
+def test_truncated_and_not_utf8_files(tmp_path):
+    trained().save(tmp_path / "t.json")
+    text = (tmp_path / "t.json").read_text(encoding="utf-8")
+    (tmp_path / "t.json").write_text(text[: len(text) // 2], encoding="utf-8")
+    with pytest.raises(TokenizerFileError, match=r"t\.json: not valid JSON at line \d+, column \d+: .*truncated"):
+        io.load(tmp_path / "t.json")
+    (tmp_path / "t.json").write_bytes(b'{"format": "bpe-course", "vocab": {"0": "\xff"}}')
+    with pytest.raises(TokenizerFileError, match=r"t\.json: not UTF-8 \(byte offset 41\)"):
+        io.load(tmp_path / "t.json")
+
+
+# ---- saving, detecting and loading -------------------------------------------------------------
+def test_every_format_is_detected_from_files_and_directories(tmp_path):
+    tok = trained()
+    for fmt in io.FORMATS:
+        folder = tmp_path / fmt
+        folder.mkdir()
+        io.save(tok, folder, format=fmt)  # an existing directory: the format's default file name
+        names = sorted(p.name for p in folder.iterdir())
+        expected = {"bpe-course": ["bpe_course.json"], "hf": ["tokenizer.json"], "gpt2": ["encoder.json", "vocab.bpe"],
+                    "tiktoken": ["tokenizer.tiktoken", "tokenizer.tiktoken.json"]}[fmt]
+        assert names == expected
+        for path in [folder, *folder.iterdir()]:
+            assert io.detect_format(path) == fmt, path
+            assert_same(io.load(path), tok)
+
+
+def test_files_without_usual_names_are_detected_by_content(tmp_path):
+    tok = trained()
+    for fmt in ("bpe-course", "hf", "tiktoken"):
+        io.save(tok, tmp_path / f"mine-{fmt}.data", format=fmt)
+        assert io.detect_format(tmp_path / f"mine-{fmt}.data") == fmt
+        assert_same(io.load(tmp_path / f"mine-{fmt}.data", format=fmt), tok)
+
+
+def test_unclear_paths_get_clear_errors(tmp_path):
+    with pytest.raises(FileNotFoundError, match="no tokenizer at"):
+        io.load(tmp_path / "missing")
+    with pytest.raises(TokenizerFileError, match="a directory with no saved tokenizer"):
+        io.load(tmp_path)
+    io.save(trained(), tmp_path, format="hf")
+    io.save(trained(), tmp_path, format="bpe-course")
+    with pytest.raises(TokenizerFileError, match=r"tokenizers in several formats \(bpe-course, hf\)"):
+        io.load(tmp_path)
+    assert io.load(tmp_path, format="hf").vocab == trained().vocab
+    (tmp_path / "notes.txt").write_text("just some text\n", encoding="utf-8")
+    with pytest.raises(TokenizerFileError, match=r"notes\.txt: not a tokenizer file this version can recognise"):
+        io.load(tmp_path / "notes.txt")
+    (tmp_path / "other.json").write_text('{"name": "x"}', encoding="utf-8")
+    with pytest.raises(TokenizerFileError, match=r"other\.json: JSON that is neither"):
+        io.load(tmp_path / "other.json")
+    with pytest.raises(ValueError, match="unknown tokenizer format 'sentencepiece'"):
+        io.save(trained(), tmp_path / "x", format="sentencepiece")
+
+
+def test_save_is_atomic_and_leaves_ordinary_files(tmp_path, monkeypatch):
+    tok = trained()
+    tok.save(tmp_path / "t.json")
+    before = (tmp_path / "t.json").read_bytes()
+    umask = os.umask(0)
+    os.umask(umask)
+    assert stat.S_IMODE((tmp_path / "t.json").stat().st_mode) == 0o666 & ~umask  # as open() would make it
+
+    def disk_full(*args):
+        raise OSError(28, "No space left on device")
+    monkeypatch.setattr("bpe_course.formats_base.os.replace", disk_full)
+    with pytest.raises(OSError, match="No space left"):
+        trained("gpt4", ()).save(tmp_path / "t.json")
+    assert (tmp_path / "t.json").read_bytes() == before  # the old file is intact ...
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["t.json"]  # ... and no temporary file is left
+
+
+def test_pretrained_readers_still_importable_from_io(gpt2_tok):
+    from bpe_course.io import gpt2_file_texts, read_gpt2_files, read_tiktoken_ranks  # noqa: F401
+    encoder_text, merges_text = gpt2_file_texts(gpt2_tok)
+    assert merges_text.startswith("#version: 0.2\nĠ t\n") and encoder_text.endswith('"<|endoftext|>": 50256}')
