@@ -11,14 +11,15 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Iterator, Mapping
-from heapq import heapify, heappop, heappush
+from itertools import chain
 
-from .pretokenize import pattern_name, pretokenize, resolve_pattern, safe_cut, specials_regex, split_specials
+from .fast_count import SEGMENT_PATTERNS, needs_exact, split_pretokens
+from .piece_bpe import encode_long_piece, joinable_pairs, merge_short
+from .pretokenize import compiled_pattern, pattern_name, resolve_pattern, safe_cut, specials_regex, split_specials
 
-LONG_PIECE = 64  # pieces longer than this use the heap merge: O(n log n) instead of O(n^2)
-CACHE_LIMIT = 200_000  # pre-tokens remembered between calls; the cache is emptied when full
+LONG_PIECE = 64  # longer pieces are cut into independent parts, long parts merged with a heap (O(n log n))
+CACHE_LIMIT = 50_000  # pre-tokens remembered between calls; the cache is emptied when full
 STREAM_CHUNK = 1 << 16  # characters gathered before encode_iterable looks for a safe cut
 
 
@@ -52,7 +53,8 @@ class Tokenizer:
                 if part not in self._id_of:
                     raise ValueError(f"merge {k} ({a!r}, {b!r}): {part!r} is not in the vocab")
             self._rank.setdefault(a + b, k)
-        self._cache: dict[str, list[int]] = {}
+        self._cache: dict[str, tuple[int, ...]] = {}  # pre-token -> ids; never more than CACHE_LIMIT
+        self._joinable: bytes | None = None  # built on the first long piece (see _independent_parts)
 
     def _find_specials(self, special_tokens: Iterable[str] | Mapping[str, int]) -> dict[str, int]:
         if isinstance(special_tokens, Mapping):
@@ -134,17 +136,24 @@ class Tokenizer:
     def encode_ordinary(self, text: str) -> list[int]:
         """Encode ``text`` treating special-token text as ordinary text."""
         text = _check_text(text)
-        ids: list[int] = []
-        cache = self._cache
-        for piece in pretokenize(text, self.pattern):
-            piece_ids = cache.get(piece)
-            if piece_ids is None:
-                piece_ids = self.encode_piece(piece.encode("utf-8"))
-                if len(cache) >= CACHE_LIMIT:
+        pieces = compiled_pattern(self.pattern).findall(text) if self.pattern else ([text] if text else [])
+        cache = distinct = self._cache
+        missing = set(pieces).difference(cache)
+        if missing:
+            if self.pattern in SEGMENT_PATTERNS and any(needs_exact(piece) for piece in missing):
+                # subtle: the fast pattern and tiktoken's tables disagree on a character here, so
+                # split again as pretokenize() does; cached pieces never hold such characters.
+                pieces = split_pretokens(text, self.pattern)
+                distinct = {p: self.encode_piece(p.encode("utf-8")) for p in set(pieces)}
+            else:
+                if len(cache) + len(missing) > CACHE_LIMIT:
                     cache.clear()
-                cache[piece] = piece_ids
-            ids.extend(piece_ids)
-        return ids
+                    missing = set(pieces)
+                    if len(missing) > CACHE_LIMIT:
+                        distinct = {}  # more distinct pieces than the cache may hold: keep them for this call only
+                for piece in missing:
+                    distinct[piece] = tuple(self.encode_piece(piece.encode("utf-8")))
+        return list(chain.from_iterable(map(distinct.__getitem__, pieces)))
 
     def encode_piece(self, piece: bytes) -> list[int]:
         """BPE inside one pre-token: merge the adjacent pair of lowest merge rank until none is left.
@@ -156,51 +165,13 @@ class Tokenizer:
             return [whole]
         if len(piece) > LONG_PIECE:
             return self._encode_long_piece(piece)
-        ranks, inf = self._rank, math.inf
-        parts = [piece[i:i + 1] for i in range(len(piece))]
-        pair_ranks = [ranks.get(piece[i:i + 2], inf) for i in range(len(piece) - 1)]
-        while pair_ranks:
-            best = min(pair_ranks)
-            if best == inf:
-                break
-            i = pair_ranks.index(best)  # leftmost of equal ranks, as tiktoken
-            parts[i:i + 2] = [parts[i] + parts[i + 1]]
-            del pair_ranks[i]
-            if i > 0:
-                pair_ranks[i - 1] = ranks.get(parts[i - 1] + parts[i], inf)
-            if i < len(pair_ranks):
-                pair_ranks[i] = ranks.get(parts[i] + parts[i + 1], inf)
-        return [self._id_of[p] for p in parts]
+        return [self._id_of[part] for part in merge_short(piece, self._rank)]
 
     def _encode_long_piece(self, piece: bytes) -> list[int]:
-        """The same merges as :meth:`encode_piece`, using a heap over a linked list of parts."""
-        n, ranks = len(piece), self._rank
-        nxt = list(range(1, n + 1))  # parts are named by their start offset; nxt[s] is where part s ends
-        prv = list(range(-1, n - 1))
-        alive = [True] * n
-        heap = [(r, i, i + 1, i + 2) for i in range(n - 1) if (r := ranks.get(piece[i:i + 2])) is not None]
-        heapify(heap)
-        while heap:
-            _, s, m, e = heappop(heap)
-            if not alive[s] or nxt[s] != m or nxt[m] != e:
-                continue  # stale: one of the two parts has merged since this entry was pushed
-            alive[m] = False
-            nxt[s] = e
-            if e < n:
-                prv[e] = s
-                r = ranks.get(piece[s:nxt[e]])
-                if r is not None:
-                    heappush(heap, (r, s, e, nxt[e]))
-            p = prv[s]
-            if p >= 0:
-                r = ranks.get(piece[p:e])
-                if r is not None:
-                    heappush(heap, (r, p, s, e))
-        out, s = [], 0
-        while s < n:
-            out.append(self._id_of[piece[s:nxt[s]]])
-            s = nxt[s]
-        return out
+        """The same merges as :meth:`encode_piece`, in near-linear time (see ``bpe_course.piece_bpe``)."""
+        if self._joinable is None:
+            self._joinable = joinable_pairs(self._id_of)
+        return encode_long_piece(piece, self._rank, self._id_of, self._joinable, self.encode_piece, LONG_PIECE)
 
     def encode_iterable(self, texts: Iterable[str], *, allowed_special: Iterable[str] | str = frozenset(),
                         disallowed_special: Iterable[str] | str = "all") -> Iterator[int]:

@@ -1,0 +1,162 @@
+"""What the speed-ups must not change: counts, merges, ids, and bounded memory (no timings here)."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from pathlib import Path
+
+import pytest
+import regex
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from bpe_course import Tokenizer, count_pretokens, fast_count, parallel_count, tokenizer, train_bpe
+from bpe_course.fast_count import SegmentCounter, count_text, disagrees, split_pretokens
+from bpe_course.pretokenize import GPT2_PATTERN, GPT4_PATTERN, pretokenize, split_specials, unicode_disagreements
+from strategies import TRICKY_PIECES, tricky_text
+
+SPECIALS = ["<|endoftext|>", "<|end of text|>", "<|endoftext|><|endoftext|>"]
+PATTERNS = [GPT2_PATTERN, GPT4_PATTERN]
+
+
+def reference_counts(text: str, specials=(), pattern=GPT2_PATTERN) -> Counter:
+    """Counting the obvious way: split out the specials, run the pattern over every piece."""
+    counts = Counter()
+    for piece, is_special in split_specials(text, specials):
+        if not is_special:
+            counts.update(pretokenize(piece, pattern))
+    return counts
+
+
+def tricky_corpus(docs_text: str, seed: int = 0) -> str:
+    """Prose with special tokens, odd whitespace and rare characters sprinkled in."""
+    rng = random.Random(seed)
+    paragraphs = docs_text.split("\n\n")
+    extras = TRICKY_PIECES + SPECIALS + [" \n", "\n ", "  \t", "\u3000x", "x\u00a0y", "\U0002CEA2 z", " 'll"]
+    for k in range(0, len(paragraphs), 3):
+        paragraphs[k] = rng.choice(extras) + paragraphs[k] + rng.choice(extras)
+    return "\n\n".join(paragraphs)
+
+
+# ---- counting ----------------------------------------------------------------------------------
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(tricky_text, max_size=6).map(" ".join), st.sampled_from(PATTERNS))
+def test_segment_counting_equals_pretokenize(text, pattern):
+    assert count_text(text, pattern) == Counter(pretokenize(text, pattern))
+
+
+@pytest.mark.parametrize("pattern", PATTERNS)
+def test_parallel_counting_equals_serial_with_specials_and_tricky_whitespace(docs_text, pattern):
+    text = tricky_corpus(docs_text)
+    expected = reference_counts(text, SPECIALS, pattern)
+    for workers in (1, 2, 3):
+        assert count_pretokens(text, SPECIALS, pattern, workers=workers) == expected
+
+
+@pytest.mark.parametrize("pattern", PATTERNS)
+def test_file_counting_in_blocks_and_workers_equals_serial(docs_text, tmp_path, monkeypatch, pattern):
+    # Small blocks so that block ends fall inside words, multi-byte characters and special tokens.
+    monkeypatch.setattr(parallel_count, "STREAM_BYTES", 4099)
+    text = tricky_corpus(docs_text, seed=1)
+    path = tmp_path / "corpus.txt"
+    path.write_text(text, encoding="utf-8")
+    expected = reference_counts(text, SPECIALS, pattern)
+    for workers in (1, 2, 3):
+        assert count_pretokens(path, SPECIALS, pattern, workers=workers) == expected
+
+
+def test_counting_other_patterns_and_documents(docs_text):
+    text = tricky_corpus(docs_text)[:50_000]
+    for pattern in (r"\w+|\W", None):
+        assert count_pretokens(text, SPECIALS, pattern, workers=2) == reference_counts(text, SPECIALS, pattern)
+    docs = text.split("\n\n")
+    assert count_pretokens(docs, SPECIALS) == sum((reference_counts(d, SPECIALS) for d in docs), Counter())
+
+
+def test_segment_blocks_do_not_change_counts(docs_text, monkeypatch):
+    monkeypatch.setattr(fast_count, "BLOCK_CHARS", 997)
+    text = tricky_corpus(docs_text, seed=2)[:100_000].replace("<|", "< |")
+    for pattern in PATTERNS:
+        counter = SegmentCounter(pattern)
+        counter.add(text)
+        assert counter.finish(Counter()) == Counter(pretokenize(text, pattern))
+
+
+def test_white_space_is_the_patterns_white_space():
+    every = "".join(map(chr, range(0x3001)))
+    ours = set(regex.findall(f"[{fast_count.WHITE_SPACE}]", every))
+    assert ours == set(regex.findall(r"\s", "".join(map(chr, range(0x110000)))))
+    from bpe_course import unicode_tables
+    spans = [run.partition("-") for run in unicode_tables.WHITESPACE.split()]
+    assert {chr(c) for a, _, b in spans for c in range(int(a, 16), int(b or a, 16) + 1)} == ours
+
+
+def test_disagreements_one_at_a_time_equal_the_full_scan():
+    full = unicode_disagreements()
+    sample = set(full) | {chr(c) for c in range(0, 0x110000, 97) if not 0xD800 <= c < 0xE000}
+    assert {ch for ch in sample if disagrees(ch)} == set(full)
+
+
+@settings(max_examples=200, deadline=None)
+@given(tricky_text, st.sampled_from(PATTERNS + [r"\w+|\W", None]))
+def test_split_pretokens_equals_pretokenize(text, pattern):
+    assert split_pretokens(text, pattern) == pretokenize(text, pattern)
+
+
+# ---- training ---------------------------------------------------------------------------------
+@pytest.mark.parametrize("corpus,specials,vocab_size", [
+    ("docs", (), 600), ("docs", tuple(SPECIALS), 550), ("tricky", tuple(SPECIALS), 500), ("runs", (), 400)])
+def test_fast_equals_naive(docs_text, corpus, specials, vocab_size):
+    text = {"docs": docs_text[:20_000], "tricky": tricky_corpus(docs_text[:25_000], seed=3),
+            "runs": "aaaa ababab aaaaaaa abababa " * 50 + "=" * 300 + " -- " * 40 + "\n\n\n  " * 30}[corpus]
+    assert train_bpe(text, vocab_size, specials) == train_bpe(text, vocab_size, specials, method="naive")
+
+
+def test_file_and_text_train_the_same(docs_text, tmp_path):
+    text = tricky_corpus(docs_text, seed=4)[:60_000]
+    path = tmp_path / "t.txt"
+    path.write_text(text, encoding="utf-8")
+    assert train_bpe(path, 500, SPECIALS) == train_bpe(text, 500, SPECIALS)
+
+
+# ---- encoding ---------------------------------------------------------------------------------
+def test_encoder_cache_is_bounded(gpt2_tok, tiktoken_gpt2, monkeypatch):
+    monkeypatch.setattr(tokenizer, "CACHE_LIMIT", 100)
+    tok = Tokenizer(gpt2_tok.vocab, gpt2_tok.merges, gpt2_tok.special_tokens)
+    rng = random.Random(5)
+    for size in (30, 80, 150, 500, 40):  # some calls alone hold more distinct pieces than the limit
+        words = [" " + "".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randint(1, 9)))
+                 for _ in range(size)]
+        text = "".join(words)
+        assert tok.encode_ordinary(text) == tiktoken_gpt2.encode_ordinary(text)
+        assert len(tok._cache) <= 100
+
+
+def test_encoder_cache_never_holds_disagreeing_characters(gpt2_tok, tiktoken_gpt2):
+    tok = Tokenizer(gpt2_tok.vocab, gpt2_tok.merges, gpt2_tok.special_tokens)
+    for text in ["a\U0002CEA2:A b", "x \U0002CEA2:A", "\U0002CEA2:A"]:
+        assert tok.encode_ordinary(text) == tiktoken_gpt2.encode_ordinary(text)
+    assert not any(fast_count.needs_exact(piece) for piece in tok._cache)
+
+
+@pytest.mark.parametrize("text", ["\U0001F642" * 3000, "ab" * 4000, "a" * 5001, "\U0001F642a\u00e9" * 700,
+                                  "x" + "\U0001F469\u200d\U0001F469\u200d\U0001F467" * 500])
+def test_long_pieces_equal_tiktoken(gpt2_tok, cl100k_tok, tiktoken_gpt2, tiktoken_cl100k, text):
+    for ours, theirs in ((gpt2_tok, tiktoken_gpt2), (cl100k_tok, tiktoken_cl100k)):
+        fresh = Tokenizer(ours.vocab, ours.merges, ours.special_tokens, ours.pattern)
+        assert fresh.encode_ordinary(text) == theirs.encode_ordinary(text)
+
+
+def test_prose_equals_tiktoken(gpt2_tok, tiktoken_gpt2, docs_text):
+    fresh = Tokenizer(gpt2_tok.vocab, gpt2_tok.merges, gpt2_tok.special_tokens)
+    text = tricky_corpus(docs_text, seed=6)
+    assert fresh.encode_ordinary(text) == tiktoken_gpt2.encode_ordinary(text)
+    assert fresh.encode_ordinary(text) == tiktoken_gpt2.encode_ordinary(text)  # warm: from the cache
+
+
+def test_stream_file_equals_encode(gpt2_tok, docs_text, tmp_path):
+    path = tmp_path / "t.txt"
+    path.write_text(tricky_corpus(docs_text, seed=7)[:200_000], encoding="utf-8")
+    with open(path, encoding="utf-8") as lines:
+        streamed = list(gpt2_tok.encode_iterable(lines, disallowed_special=()))
+    assert streamed == gpt2_tok.encode(Path(path).read_text(encoding="utf-8"), disallowed_special=())
