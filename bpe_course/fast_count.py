@@ -30,14 +30,13 @@ True
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
 from collections import Counter, defaultdict
 from functools import lru_cache
 from itertools import islice
 
 import regex
 
-from .pretokenize import GPT2_PATTERN, GPT4_PATTERN, compiled_pattern, exact_pattern
+from .pretokenize import GPT2_PATTERN, GPT4_PATTERN, compiled_pattern, disagrees, exact_pattern, needs_exact
 
 # Unicode White_Space: what the GPT patterns' ``\s`` matches (``re``'s own ``\s`` follows
 # ``str.isspace``, which differs, e.g. on U+001C..U+001F). tests check this list against both.
@@ -47,47 +46,6 @@ SEGMENT_PATTERNS = (GPT2_PATTERN, GPT4_PATTERN)
 BLOCK_CHARS = 1 << 18  # segments are cut out of at most this many characters at a time (bounds memory)
 GROUP_SEGMENTS = 1 << 14  # distinct segments matched in one findall (bounds memory)
 _SENTINEL = " x"
-
-
-# ---- the same pieces as pretokenize(), without its one-off scan of all of Unicode -------------
-@lru_cache(maxsize=None)
-def _tiktoken_classes() -> tuple[tuple[list[int], list[int]], ...]:
-    """tiktoken's letter, number and space tables as sorted (starts, ends) lists, for bisect."""
-    from . import unicode_tables as t
-    tables = []
-    for ranges in (t.LETTERS, t.NUMBERS, t.WHITESPACE):
-        spans = [(int(a, 16), int(b or a, 16)) for a, _, b in (run.partition("-") for run in ranges.split())]
-        tables.append(([a for a, _ in spans], [b for _, b in spans]))
-    return tuple(tables)
-
-
-_REGEX_CLASSES = (regex.compile(r"\p{L}"), regex.compile(r"\p{N}"), regex.compile(r"\s"))
-
-
-@lru_cache(maxsize=4096)
-def disagrees(ch: str) -> bool:
-    """Whether ``regex`` and tiktoken put ``ch`` in different classes (letter, number, space).
-
-    The same characters as ``pretokenize.unicode_disagreements()``, one at a time, so that
-    ordinary text never pays for scanning all 1.1 million code points (0.8 s) first.
-
-    >>> disagrees("a"), disagrees("\\U0002CEA2")
-    (False, True)
-    """
-    code = ord(ch)
-    if 0xD800 <= code < 0xE000:
-        return False  # surrogates are left out of unicode_disagreements() too
-    for (starts, ends), ours in zip(_tiktoken_classes(), _REGEX_CLASSES):
-        k = bisect_right(starts, code) - 1
-        theirs = k >= 0 and code <= ends[k]
-        if theirs != bool(ours.match(ch)):
-            return True
-    return False
-
-
-def needs_exact(text: str) -> bool:
-    """Whether ``text`` has a character on which the fast pattern and tiktoken's could disagree."""
-    return not text.isascii() and any(disagrees(ch) for ch in set(text) if ch > "\x7f")
 
 
 def split_pretokens(text: str, pattern: str | None) -> list[str]:
