@@ -230,8 +230,11 @@ def safe_cut(text: str, pattern: str | None, specials: Iterable[str] = (), limit
     limit = len(text) - longest if limit is None else min(limit, len(text) - longest)
     if limit <= 0:
         return 0
-    spans = [m.span() for m in specials_regex(specials).finditer(text, 0, limit + longest)] if specials else []
-    best = max((end for _, end in spans if end <= limit), default=0)
+    # subtle: overlapping occurrences too, since tiktoken's scan may pass over one special token
+    # and then find another that starts inside it (see Tokenizer._allowed_specials_in).
+    finder = specials_regex(specials)
+    spans = [m.span() for m in finder.finditer(text, 0, limit + longest, overlapped=True)] if specials else []
+    best = max((end for _, end in spans if end <= limit and not _inside(end, spans)), default=0)
     if pattern in (GPT2_PATTERN, GPT4_PATTERN):
         i = text.rfind(" ", best + 1, limit + 1)
         while i > best:

@@ -16,7 +16,7 @@ from itertools import chain
 
 from .fast_count import SEGMENT_PATTERNS, needs_exact, split_pretokens
 from .piece_bpe import encode_long_piece, joinable_pairs, merge_short
-from .pretokenize import compiled_pattern, pattern_name, resolve_pattern, safe_cut, specials_regex, split_specials
+from .pretokenize import compiled_pattern, pattern_name, resolve_pattern, safe_cut, specials_regex
 
 LONG_PIECE = 64  # longer pieces are cut into independent parts, long parts merged with a heap (O(n log n))
 CACHE_LIMIT = 50_000  # pre-tokens remembered between calls; the cache is emptied when full
@@ -116,12 +116,29 @@ class Tokenizer:
         if not allowed:
             return self.encode_ordinary(text)
         ids: list[int] = []
-        for piece, is_special in split_specials(text, allowed):
-            if is_special:
-                ids.append(self.special_tokens[piece])
-            else:
-                ids.extend(self.encode_ordinary(piece))
+        start = 0
+        for found in self._allowed_specials_in(text, allowed):
+            ids.extend(self.encode_ordinary(text[start:found.start()]))
+            ids.append(self.special_tokens[found.group()])
+            start = found.end()
+        ids.extend(self.encode_ordinary(text[start:]))
         return ids
+
+    def _allowed_specials_in(self, text: str, allowed: set[str]) -> Iterator:
+        """The allowed special tokens in ``text``, found the way tiktoken finds them.
+
+        subtle: the search looks for *any* special token, longest first. One that is not allowed
+        is passed over by looking again one character further on, so with ``<|e|>`` allowed and
+        ``<|e|><|e|>`` not, ``<|e|><|e|><|e|>`` is ordinary text followed by one ``<|e|>``.
+        """
+        finder = specials_regex(tuple(sorted(self.special_tokens)))
+        found = finder.search(text)
+        while found:
+            if found.group() in allowed:
+                yield found
+                found = finder.search(text, found.end())
+            else:
+                found = finder.search(text, found.start() + 1)
 
     def _special_sets(self, allowed, disallowed) -> tuple[set[str], set[str]]:
         known = set(self.special_tokens)

@@ -74,7 +74,21 @@ def test_overlapping_specials_longest_wins(trained):
     assert trained.encode("<|endoftext|>" * 3, allowed_special="all") == [double, single]
     only_single = trained.encode("<|endoftext|>" * 2, allowed_special={"<|endoftext|>"},
                                  disallowed_special=())
-    assert only_single == [single, single]
+    assert only_single == trained.encode_ordinary("<|endoftext|>") + [single]  # as tiktoken: see below
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["<|endoftext|>", "<|pad|>", "x", " ", "<|"]), max_size=12).map("".join),
+       st.sets(st.sampled_from(SPECIALS)))
+def test_specials_like_tiktoken_on_a_byte_vocabulary(text, allowed):
+    import tiktoken
+    specials = {s: 256 + k for k, s in enumerate(SPECIALS)}
+    ours = Tokenizer({**{i: bytes([i]) for i in range(256)}, **{i: s.encode() for s, i in specials.items()}},
+                     [], specials)
+    theirs = tiktoken.Encoding(name="bytes", pat_str=r"\S+|\s+", special_tokens=specials,
+                               mergeable_ranks={bytes([i]): i for i in range(256)})
+    assert ours.encode(text, allowed_special=allowed, disallowed_special=()) == \
+        theirs.encode(text, allowed_special=allowed, disallowed_special=())
 
 
 def test_unknown_allowed_special_is_an_error(gpt2_tok):
@@ -145,3 +159,26 @@ def test_long_piece_heap_merge_equals_reference(gpt2_tok, trained, text):
     if len(piece) > 1:
         for tok in (gpt2_tok, trained):
             assert tok._encode_long_piece(piece) == reference_piece_merge(tok, piece)
+
+
+def test_partly_allowed_overlapping_specials_follow_tiktokens_scan(trained):
+    """tiktoken looks for any special, longest first, and passes over one that is not allowed by
+    searching again one character further on."""
+    e, ee = "<|endoftext|>", "<|endoftext|><|endoftext|>"
+    text = "a" + e * 3 + "b"
+    ids = trained.encode(text, allowed_special={e}, disallowed_special=())
+    expected = trained.encode_ordinary("a" + e * 2) + [trained.special_tokens[e]] + trained.encode_ordinary("b")
+    assert ids == expected
+    with pytest.raises(ValueError, match="special token"):
+        trained.encode(text, allowed_special={e})  # ee is disallowed by default and present
+    assert trained.encode(text, allowed_special={ee}, disallowed_special=()) == \
+        trained.encode_ordinary("a") + [trained.special_tokens[ee]] + trained.encode_ordinary(e + "b")
+
+
+@settings(max_examples=300, deadline=None)
+@given(cuttings(st.lists(st.sampled_from(["<|endoftext|>", "<|pad|>", "x", " ", "<|", "|>"]), max_size=12).map("".join)),
+       st.sets(st.sampled_from(SPECIALS)))
+def test_encode_iterable_with_partly_allowed_specials(trained, case, allowed):
+    text, pieces = case
+    expected = trained.encode(text, allowed_special=allowed, disallowed_special=())
+    assert list(trained.encode_iterable(pieces, allowed_special=allowed, disallowed_special=())) == expected
