@@ -49,6 +49,7 @@ from tokenizers import models, pre_tokenizers, trainers
 from bpe_course import corpus, train_bpe
 from bpe_course.bytelevel import str_to_token, token_to_str
 from bpe_course.pretokenize import GPT2_PATTERN, pretokenize, safe_cut
+from bpe_course.parallel_count import PARALLEL_MIN_CHARS
 
 PATTERN = GPT2_PATTERN  # train_bpe's default pre-tokenization, and the one HF's ByteLevel uses
 text = corpus.load_text(CORPUS)
@@ -337,7 +338,10 @@ print("rung 4 merges == naive:", train_rung4(check_text, N_MERGES) == reference)
 # ## Beside them: the package and Hugging Face
 #
 # The package's `train_bpe(..., method="fast")` is built on the ideas of rungs 3 and 4, tuned
-# further (read `bpe_course/train.py`). Hugging Face's `tokenizers` trains in Rust;
+# further: it counts each distinct stretch of text between spaces once (`bpe_course/fast_count.py`), keeps
+# every word as a string with one character per token so that finding and merging a pair are `str.find`
+# and `str.replace` (`bpe_course/fast_merge.py`), and shares big inputs out to worker processes
+# (`bpe_course/parallel_count.py`). Hugging Face's `tokenizers` trains in Rust;
 # we give it the same pre-tokenization (its `ByteLevel` pre-tokenizer uses GPT-2's regex) and the
 # same 256-byte alphabet, and read its merges back as bytes.
 
@@ -458,7 +462,8 @@ display(Markdown(
     f"pre-tokenization took {at_largest['4 parallel']:.2f} s against rung 3's {at_largest['3 incremental']:.2f} s"
     + (". " if at_largest['4 parallel'] < at_largest['3 incremental'] else
        ": at this size, starting processes and sending counters between them cost more than they save. ")
-    + "(The package's trainer switches to parallel pre-tokenization only for texts above a size threshold.)\n"
+    + f"(The package's trainer switches to parallel pre-tokenization only for texts of {PARALLEL_MIN_CHARS:,} "
+    "characters or more.)\n"
     f"* The package's trainer took {at_largest['package (fast)']:.2f} s and Hugging Face's "
     f"{at_largest['HF tokenizers']:.2f} s at that size."))
 
