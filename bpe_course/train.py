@@ -30,6 +30,7 @@ from .fast_count import SegmentCounter
 from .fast_merge import descending_key as _desc  # noqa: F401  (kept importable from here)
 from .fast_merge import learn_fast
 from .parallel_count import PARALLEL_MIN_CHARS, byte_cuts, char_cuts, count_bytes, count_parts, count_text, read_bytes
+from .wordbpe import merge_pair
 from .pretokenize import resolve_pattern
 
 Vocab = dict[int, bytes]
@@ -133,29 +134,12 @@ def _learn_naive(word_counts: dict[bytes, int], n_merges: int, progress: bool = 
             break
         best = max(pairs, key=lambda p: (pairs[p], p))
         merges.append(best)
-        words = {_merge_symbols(w, best): n for w, n in words.items()}
+        words = {merge_pair(w, best): n for w, n in words.items()}  # any symbols: str or bytes
         if bar is not None:
             bar.update()
     if bar is not None:
         bar.close()
     return merges
-
-
-def _merge_symbols(word: tuple[bytes, ...], pair: tuple[bytes, bytes]) -> tuple[bytes, ...]:
-    """Merge every occurrence of ``pair``, left to right, without overlaps.
-
-    >>> _merge_symbols((b"a", b"a", b"a"), (b"a", b"a"))
-    (b'aa', b'a')
-    """
-    out, i = [], 0
-    while i < len(word):
-        if i + 1 < len(word) and (word[i], word[i + 1]) == pair:
-            out.append(word[i] + word[i + 1])
-            i += 2
-        else:
-            out.append(word[i])
-            i += 1
-    return tuple(out)
 
 
 def _learn_fast(word_counts: dict[bytes, int], n_merges: int, progress: bool = False) -> Merges:

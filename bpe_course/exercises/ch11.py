@@ -23,6 +23,7 @@ from collections.abc import Callable
 
 from ..pretokenize import GPT2_PATTERN, pretokenize
 from ..train import train_bpe
+from ..wordbpe import merge_pair
 from .feedback import Feedback, correct, wrong
 
 Word = tuple[bytes, ...]
@@ -46,21 +47,7 @@ DELTA_CASES: list[tuple[Word, Pair]] = [
 ]
 
 
-def merge_symbols(word: Word, pair: Pair) -> Word:
-    """Merge every occurrence of ``pair`` in ``word``, left to right, without overlaps.
-
-    >>> merge_symbols((b"a", b"a", b"a"), (b"a", b"a"))
-    (b'aa', b'a')
-    """
-    out, i = [], 0
-    while i < len(word):
-        if i + 1 < len(word) and (word[i], word[i + 1]) == pair:
-            out.append(word[i] + word[i + 1])
-            i += 2
-        else:
-            out.append(word[i])
-            i += 1
-    return tuple(out)
+merge_symbols = merge_pair  # the same left-to-right, non-overlapping merge, on bytes
 
 
 def true_delta(word: Word, pair: Pair) -> Counter:
