@@ -30,7 +30,7 @@ from .fast_count import SegmentCounter
 from .fast_merge import descending_key as _desc  # noqa: F401  (kept importable from here)
 from .fast_merge import learn_fast
 from .parallel_count import PARALLEL_MIN_CHARS, byte_cuts, char_cuts, count_bytes, count_parts, count_text, read_bytes
-from .wordbpe import merge_pair
+from .pairs import merge_pair
 from .pretokenize import resolve_pattern
 
 Vocab = dict[int, bytes]

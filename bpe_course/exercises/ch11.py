@@ -23,7 +23,7 @@ from collections.abc import Callable
 
 from ..pretokenize import GPT2_PATTERN, pretokenize
 from ..train import train_bpe
-from ..wordbpe import merge_pair
+from ..pairs import merge_pair
 from .feedback import Feedback, correct, wrong
 
 Word = tuple[bytes, ...]

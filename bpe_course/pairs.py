@@ -1,0 +1,87 @@
+"""The pure helpers of pair counting and merging, on words as tuples of symbols (str or bytes).
+
+Chapter 2 builds each of them by hand; :mod:`bpe_course.wordbpe` and the naive byte-level trainer use
+these canonical versions.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections import Counter
+from collections.abc import Mapping, Sequence
+
+EOW = "</w>"
+
+Word = tuple[str, ...]
+Pair = tuple[str, str]
+
+
+def word_counts(text: str) -> dict[Word, int]:
+    """Split ``text`` on whitespace; count each word as its characters plus ``</w>``.
+
+    >>> word_counts("low low  lower")
+    {('l', 'o', 'w', '</w>'): 2, ('l', 'o', 'w', 'e', 'r', '</w>'): 1}
+    """
+    return {(*word, EOW): n for word, n in Counter(text.split()).items()}
+
+
+def pair_counts(words: Mapping[Word, int]) -> Counter[Pair]:
+    """Count adjacent symbol pairs, each word weighted by its frequency.
+
+    >>> pair_counts({("l", "o", "w", "</w>"): 2, ("o", "w", "</w>"): 1})
+    Counter({('o', 'w'): 3, ('w', '</w>'): 3, ('l', 'o'): 2})
+    >>> pair_counts({("a", "a", "a"): 1})  # subtle: overlapping occurrences both count
+    Counter({('a', 'a'): 2})
+    """
+    counts: Counter[Pair] = Counter()
+    for word, freq in words.items():
+        for pair in zip(word, word[1:]):
+            counts[pair] += freq
+    return counts
+
+
+def merge_pair(symbols: Sequence[str], pair: Pair) -> Word:
+    """Join every occurrence of ``pair`` into one symbol, scanning left to right.
+
+    >>> merge_pair(("l", "o", "w", "</w>"), ("o", "w"))
+    ('l', 'ow', '</w>')
+    >>> merge_pair(("a", "a", "a"), ("a", "a"))  # non-overlapping: the scan resumes after "aa"
+    ('aa', 'a')
+    """
+    a, b = pair
+    out: list[str] = []
+    for symbol in symbols:
+        # subtle: a joined a+b is never equal to a, so "aaa" gives ("aa", "a") and not ("aa", "aa")
+        if out and out[-1] == a and symbol == b:
+            out[-1] = a + b
+        else:
+            out.append(symbol)
+    return tuple(out)
+
+
+def apply_merge(words: Mapping[Word, int], pair: Pair) -> dict[Word, int]:
+    """Apply ``merge_pair`` to every word; frequencies are unchanged.
+
+    >>> apply_merge({("l", "o", "w", "</w>"): 5, ("n", "e", "w", "</w>"): 2}, ("w", "</w>"))
+    {('l', 'o', 'w</w>'): 5, ('n', 'e', 'w</w>'): 2}
+    """
+    # Merging never changes the text a word spells, so two words never collide into one key.
+    return {merge_pair(word, pair): freq for word, freq in words.items()}
+
+
+def best_pair(counts: Mapping[Pair, int]) -> Pair:
+    """The pair to merge next: the highest count; ties go to the lexicographically greatest pair.
+
+    >>> best_pair({("a", "b"): 3, ("x", "y"): 3, ("z", "z"): 1})
+    ('x', 'y')
+    """
+    return max(counts, key=lambda p: (counts[p], p))
+
+
+def top_pairs(counts: Mapping[Pair, int], n: int = 10) -> list[tuple[Pair, int]]:
+    """The ``n`` best pairs with their counts, best first, in the order ``best_pair`` uses.
+
+    >>> top_pairs({("a", "b"): 3, ("x", "y"): 3, ("z", "z"): 1}, n=2)
+    [(('x', 'y'), 3), (('a', 'b'), 3)]
+    """
+    return heapq.nlargest(n, counts.items(), key=lambda item: (item[1], item[0]))
