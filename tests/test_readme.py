@@ -52,7 +52,7 @@ def test_console_examples_print_what_the_readme_shows(tmp_path):
 
 
 def test_the_two_commands_and_ci():
-    commands = [line.split("#")[0].strip() for line in blocks("bash")[0].splitlines()]
+    commands = [line.strip() for line in blocks("bash")[0].splitlines() if line.strip() and not line.startswith("#")]
     assert commands == ["make lab", "make test"]
     for target in ("lab", "test"):
         dry = subprocess.run(["make", "-n", target], cwd=ROOT, capture_output=True, text=True)
