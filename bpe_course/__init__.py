@@ -3,6 +3,12 @@
 One data model runs through the package: ``vocab: dict[int, bytes]`` and
 ``merges: list[tuple[bytes, bytes]]`` in creation order, plus special tokens.
 
+The layers, imports pointing down only:
+
+* course:  ``cli``, ``lab``, ``widgets/``, ``exercises/``, ``wordbpe``, ``viz``, ``interop``
+* engine:  ``pretrained``, ``corpus`` -> ``tokenizer``, ``train`` -> ``formats/`` and ``fast/``
+  -> ``pretokenize``, ``pairs``, ``bytelevel``, ``files``, ``errors``
+
 >>> import bpe_course
 >>> vocab, merges = bpe_course.train_bpe("low low low lower lowest", 260)
 >>> tok = bpe_course.Tokenizer(vocab, merges)
@@ -11,10 +17,11 @@ True
 """
 
 from .bytelevel import bytes_to_unicode
-from .corpus import CorpusError, read_text_file
-from .io import TokenizerFileError
+from .corpus import read_text_file
+from .errors import CorpusError, HashMismatchError, TokenizerFileError
+from .fast.piece import merges_from_ranks
 from .pretokenize import GPT2_PATTERN, GPT4_PATTERN, pretokenize, split_specials
-from .pretrained import HashMismatchError, cl100k, gpt2, merges_from_ranks
+from .pretrained import cl100k, gpt2
 from .tokenizer import Tokenizer
 from .train import count_pretokens, train_bpe
 

@@ -3,7 +3,7 @@
 Usage errors exit with status 2 and a one-line message (argparse's convention); a missing or
 broken file, bad input text or an unknown token id exit with status 1 and a one-line
 ``bpe-course: error: ...`` message, never a traceback. Run ``bpe-course COMMAND --help`` for each
-command's options; ``docs/README_cli_formats.md`` has examples.
+command's options; ``docs/cli_and_formats.md`` has examples.
 """
 
 from __future__ import annotations
@@ -15,35 +15,31 @@ import sys
 import time
 from pathlib import Path
 
-from . import io as tokenizer_io
+from . import __version__, formats, pretrained
 from .cli_output import TokenTable, read_stdin_text, render_tokens, use_color, write_bytes
+from .corpus import load_text
+from .errors import CommandError
+from .tokenizer import Tokenizer
+from .train import check_train_args, train_bpe
 
 PROG = "bpe-course"
 NAMED_TOKENIZERS = ("gpt2", "cl100k")
 
 
-class CommandError(Exception):
-    """A problem with the user's input rather than with the command line: exit status 1."""
-
-
-def load_tokenizer(spec: str):
+def load_tokenizer(spec: str) -> Tokenizer:
     """``gpt2`` / ``cl100k`` by name (write ``./gpt2`` for a directory of that name), else a saved tokenizer."""
-    from . import pretrained
     if spec in NAMED_TOKENIZERS:
         return getattr(pretrained, spec)()
-    return tokenizer_io.load(spec)
+    return Tokenizer.load(spec)
 
 
 # ---- train -------------------------------------------------------------------------------------
 def cmd_train(args: argparse.Namespace) -> int:
-    from .corpus import load_text
-    from .train import train_bpe
-    specials = args.special or []
-    if len(set(specials)) != len(specials) or not all(specials):
-        args.parser.error(f"--special tokens must be distinct and non-empty, got {specials}")
-    if args.vocab_size < 256 + len(specials):
-        args.parser.error(f"--vocab-size {args.vocab_size} is too small: it must be at least 256 (one token per "
-                          f"byte) + {len(specials)} special tokens = {256 + len(specials)}")
+    try:
+        specials = check_train_args(args.vocab_size, args.special or [], size_name="--vocab-size ",
+                                    specials_name="--special")
+    except ValueError as exc:
+        args.parser.error(str(exc))
     if args.format == "gpt2" and args.pattern != "gpt2":
         args.parser.error("--format gpt2 stores no pattern (it is always GPT-2's); use --pattern gpt2 or "
                           "another --format")
@@ -52,12 +48,11 @@ def cmd_train(args: argparse.Namespace) -> int:
     vocab, merges = train_bpe(documents, args.vocab_size, specials, pattern=args.pattern,
                               progress=not args.quiet)
     seconds = time.perf_counter() - start
-    from .tokenizer import Tokenizer
     tokenizer = Tokenizer(vocab, merges, specials, pattern=args.pattern)
     out = Path(args.output)
     out.mkdir(parents=True, exist_ok=True)
-    tokenizer_io.save(tokenizer, out, format=args.format)
-    saved = out if args.format == "gpt2" else out / tokenizer_io.DEFAULT_FILENAMES[args.format]
+    tokenizer.save(out, format=args.format)
+    saved = out if args.format == "gpt2" else out / formats.DEFAULT_FILENAMES[args.format]
     if not args.quiet:
         wanted = args.vocab_size - 256 - len(specials)
         early = f" (stopped early: no pair left to merge; asked for {wanted})" if len(merges) < wanted else ""
@@ -119,7 +114,6 @@ def cmd_decode(args: argparse.Namespace) -> int:
 
 # ---- stats -------------------------------------------------------------------------------------
 def cmd_stats(args: argparse.Namespace) -> int:
-    from .corpus import load_text
     texts = [(source, load_text(source)) for source in args.files]  # subtle: a bad file fails before slow loads
     specs = list(NAMED_TOKENIZERS) + [t for t in (args.tokenizer or []) if t not in NAMED_TOKENIZERS]
     tokenizers = [(spec, load_tokenizer(spec)) for spec in specs]
@@ -163,7 +157,6 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog=PROG, description="Byte-pair encoding from the command line: train "
                                      "tokenizers, encode and decode text, compare tokenizers, open the course.",
                                      epilog="Run 'bpe-course COMMAND --help' for a command's options and examples.")
-    from . import __version__
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
@@ -184,7 +177,7 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_argument("--pattern", choices=("gpt2", "gpt4", "none"), default="gpt2",
                        help="pre-tokenization regex (default: %(default)s)")
     train.add_argument("-o", "--output", required=True, metavar="DIR", help="directory to save the tokenizer in")
-    train.add_argument("--format", choices=tokenizer_io.FORMATS, default="bpe-course",
+    train.add_argument("--format", choices=formats.FORMATS, default="bpe-course",
                        help="file format (default: %(default)s)")
     train.add_argument("-q", "--quiet", action="store_true", help="no progress bar and no summary")
 

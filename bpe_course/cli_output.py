@@ -15,6 +15,8 @@ import os
 import sys
 from typing import TextIO
 
+from .errors import CommandError
+from .files import decode_utf8
 from .viz import token_label
 
 # 256-colour terminal backgrounds close to bpe_course.viz.PALETTE; text stays black on them.
@@ -57,15 +59,9 @@ class TokenTable:
 
 def read_stdin_text() -> str:
     """All of standard input as UTF-8 text; a bad byte is reported with its offset."""
-    from .cli import CommandError
     if sys.stdin.isatty():
         print("(reading from standard input; end with Ctrl-D)", file=sys.stderr)
-    data = sys.stdin.buffer.read()
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise CommandError(f"standard input is not UTF-8 (byte offset {exc.start}: 0x{data[exc.start]:02x})") \
-            from None
+    return decode_utf8(sys.stdin.buffer.read(), "standard input", CommandError)
 
 
 def write_bytes(data: bytes) -> None:

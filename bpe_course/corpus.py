@@ -21,6 +21,10 @@ import os
 from collections.abc import Iterable
 from pathlib import Path
 
+from .download import download  # noqa: F401  (corpus.download(name): larger corpora, for learners online)
+from .errors import CorpusError
+from .files import decode_utf8
+
 # subtle: module-level so tests (and the curious) can point it at a copy with monkeypatch.
 DATA_DIR = Path(__file__).parent.parent / "data"
 
@@ -50,10 +54,6 @@ DESCRIPTIONS = {
 }
 
 
-class CorpusError(ValueError):
-    """A corpus file that cannot be used; the message names the file and the problem."""
-
-
 def read_text_file(path: str | os.PathLike, errors: str = "strict") -> str:
     """Read a UTF-8 text file. With ``errors="strict"`` a bad byte raises :class:`CorpusError`
     naming the file and the byte offset; ``"replace"`` turns bad bytes into U+FFFD instead."""
@@ -63,13 +63,9 @@ def read_text_file(path: str | os.PathLike, errors: str = "strict") -> str:
     if path.is_dir():
         raise CorpusError(f"corpus path is a directory, not a text file: {path}")
     data = path.read_bytes()
-    try:
+    if errors != "strict":
         return data.decode("utf-8", errors=errors)
-    except UnicodeDecodeError as exc:
-        raise CorpusError(
-            f"{path}: not valid UTF-8 at byte offset {exc.start} (byte 0x{data[exc.start]:02x}); "
-            "re-save the file as UTF-8, or read it with errors='replace'"
-        ) from None
+    return decode_utf8(data, path, CorpusError, "; re-save the file as UTF-8, or read it with errors='replace'")
 
 
 # ---------------------------------------------------------------- built-in corpora
@@ -163,25 +159,27 @@ def split_text(text: str, heldout_fraction: float = 0.1) -> tuple[str, str]:
     return text[: cut + 1], text[cut + 2 :]
 
 
-def train_heldout(name: str) -> tuple[str, str]:
-    """A stable (train, held-out) split of a built-in corpus.
+def train_heldout(source: str | os.PathLike) -> tuple[str, str]:
+    """A stable (train, held-out) split of a built-in corpus, or of a file of yours.
 
     ``python_docs`` and ``python_code`` have frozen split files (whole help topics / whole
-    modules held out); the others are cut by :func:`split_text` (for ``"languages"``, each
-    language separately, so every language appears in both parts).
+    modules held out); the other corpora are cut by :func:`split_text` (for ``"languages"``, each
+    language separately, so every language appears in both parts). Anything else goes through
+    :func:`load_text` (a path to your own UTF-8 file) and is cut 90/10 at a paragraph break.
 
     >>> train, heldout = train_heldout("python_code")
     >>> heldout.splitlines()[0]
     '# ===== Lib/calendar.py (CPython 3.11.7, Python Software Foundation License) ====='
     """
-    _check_name(name)
-    if name in _SPLITS:
-        train_file, heldout_file = _SPLITS[name]
+    if source not in names():
+        return split_text(load_text(source))
+    if source in _SPLITS:
+        train_file, heldout_file = _SPLITS[source]
         return _read_verified(train_file), _read_verified(heldout_file)
-    if name == "languages":
+    if source == "languages":
         parts = [train_heldout(f"languages/{code}") for code in LANGUAGES]
         return "\n".join(t for t, _ in parts), "\n".join(h for _, h in parts)
-    return split_text(load(name))
+    return split_text(load(source))
 
 
 # ---------------------------------------------------------------- the learner's own text
@@ -232,7 +230,7 @@ def load_text(
     >>> load_text("python_doc")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    bpe_course.corpus.CorpusError: 'python_doc' is neither an existing file ...; did you mean 'python_docs'? ...
+    bpe_course.errors.CorpusError: 'python_doc' is neither an existing file ...; did you mean 'python_docs'? ...
     """
     if (source is None) == (text is None):
         raise TypeError("load_text takes exactly one of: a corpus name or file path, or text='...'")
@@ -259,22 +257,3 @@ def load_text(
         f"{shown!r} is neither an existing file nor a built-in corpus{hint} (built-in: {', '.join(names())}). "
         "To use a string itself as training text, call load_text(text=...)"
     )
-
-
-# ---------------------------------------------------------------- downloads (online only)
-
-
-def download(
-    name: str,
-    cache_dir: str | os.PathLike | None = None,
-    *,
-    progress: bool = True,
-    url: str | None = None,
-    sha256: str | None = None,
-    timeout: float = 30,
-) -> Path:
-    """Fetch ``"tinystories-valid"`` or ``"tiny-shakespeare"`` once into a local cache, sha256-checked;
-    see :func:`bpe_course.download.download`."""
-    from bpe_course.download import download as _download  # subtle: lazy; download.py imports us
-
-    return _download(name, cache_dir, progress=progress, url=url, sha256=sha256, timeout=timeout)

@@ -13,7 +13,6 @@ Only the standard library (urllib) and tqdm are used.
 
 from __future__ import annotations
 
-import hashlib
 import http.client
 import os
 import urllib.error
@@ -26,7 +25,8 @@ from pathlib import Path
 
 from tqdm.auto import tqdm
 
-from bpe_course.corpus import CorpusError, names
+from .errors import CorpusError
+from .files import sha256_file
 
 CHUNK = 1 << 16
 
@@ -72,15 +72,6 @@ def default_cache_dir(environ: Mapping[str, str] | None = None) -> Path:
     return Path(environ.get("BPE_COURSE_CACHE") or Path.home() / ".cache" / "bpe-course").expanduser()
 
 
-def file_sha256(path: Path) -> str:
-    """The sha256 of a file, read in chunks (TinyStories is ~19 MB)."""
-    digest = hashlib.sha256()
-    with open(path, "rb") as f:
-        while block := f.read(1 << 20):
-            digest.update(block)
-    return digest.hexdigest()
-
-
 def resolve_source(name: str, url: str | None = None, sha256: str | None = None) -> Source:
     """The :class:`Source` for ``name``; ``url=`` / ``sha256=`` override or define one.
 
@@ -102,10 +93,9 @@ def _unreachable(url: str, exc: BaseException) -> CorpusError:
     """The one error a learner without internet sees: short, and pointing at what works offline."""
     host = urllib.parse.urlsplit(url).netloc or url
     reason = getattr(exc, "reason", None) or exc
-    builtin = ", ".join(repr(n) for n in names() if "/" not in n)
     return CorpusError(
         f"could not reach {host}: {reason}; you appear to be offline (or {host} is down). "
-        f"The built-in corpora work offline: corpus.load(name) with name in {builtin}, 'languages/<code>'"
+        "The built-in corpora work offline: corpus.load(name), with a name from corpus.names()"
     )
 
 
@@ -180,7 +170,7 @@ def _cached_ok(target: Path, source: Source) -> bool:
     record = target.with_name(target.name + ".sha256")
     if expected is None and record.exists():
         expected = record.read_text(encoding="utf-8").split()[0]
-    return expected is None or file_sha256(target) == expected
+    return expected is None or sha256_file(target) == expected
 
 
 def download(
@@ -212,7 +202,7 @@ def download(
     folder.mkdir(parents=True, exist_ok=True)
     part = target.with_name(target.name + ".part")
     _fetch(source, part, progress, timeout)
-    actual = file_sha256(part)
+    actual = sha256_file(part)
     if source.sha256 is None:
         target.with_name(target.name + ".sha256").write_text(f"{actual}  {source.filename}\n", encoding="utf-8")
         warnings.warn(

@@ -25,12 +25,12 @@ def word_counts(text: str) -> dict[Word, int]:
     return {(*word, EOW): n for word, n in Counter(text.split()).items()}
 
 
-def pair_counts(words: Mapping[Word, int]) -> Counter[Pair]:
+def count_pairs(words: Mapping[Word, int]) -> Counter[Pair]:
     """Count adjacent symbol pairs, each word weighted by its frequency.
 
-    >>> pair_counts({("l", "o", "w", "</w>"): 2, ("o", "w", "</w>"): 1})
+    >>> count_pairs({("l", "o", "w", "</w>"): 2, ("o", "w", "</w>"): 1})
     Counter({('o', 'w'): 3, ('w', '</w>'): 3, ('l', 'o'): 2})
-    >>> pair_counts({("a", "a", "a"): 1})  # subtle: overlapping occurrences both count
+    >>> count_pairs({("a", "a", "a"): 1})  # subtle: overlapping occurrences both count
     Counter({('a', 'a'): 2})
     """
     counts: Counter[Pair] = Counter()

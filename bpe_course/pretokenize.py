@@ -36,6 +36,8 @@ GPT4_PATTERN = r"""'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+|
 _WHITESPACE = regex.compile(r"\s")  # the patterns' own idea of whitespace (Unicode White_Space)
 
 PATTERNS: dict[str, str | None] = {"gpt2": GPT2_PATTERN, "gpt4": GPT4_PATTERN, "none": None}
+# The patterns whose letters, digits and spaces follow tiktoken's Unicode tables (see below).
+TIKTOKEN_PATTERNS = (GPT2_PATTERN, GPT4_PATTERN)
 
 
 def resolve_pattern(pattern: str | None) -> str | None:
@@ -83,10 +85,9 @@ def pretokenize(text: str, pattern: str | None) -> list[str]:
     """
     if pattern is None:
         return [text] if text else []
-    pieces = compiled_pattern(pattern).findall(text)
-    if pattern in _TIKTOKEN_PATTERNS and needs_exact(text):
-        pieces = exact_pattern(pattern).findall(text)
-    return pieces
+    if pattern in TIKTOKEN_PATTERNS and needs_exact(text):
+        return exact_pattern(pattern).findall(text)
+    return compiled_pattern(pattern).findall(text)
 
 
 # ---- Unicode versions ----------------------------------------------------------------------
@@ -94,7 +95,6 @@ def pretokenize(text: str, pattern: str | None) -> list[str]:
 # differ on a few thousand recently assigned characters. Ordinary text never has them: the fast
 # pattern runs as is, and only text that contains one of them is split again with classes spelt
 # out from tiktoken's own tables (bpe_course/unicode_tables.py), which is ten times slower.
-_TIKTOKEN_PATTERNS = (GPT2_PATTERN, GPT4_PATTERN)
 
 
 @lru_cache(maxsize=None)
@@ -235,7 +235,7 @@ def safe_cut(text: str, pattern: str | None, specials: Iterable[str] = (), limit
     finder = specials_regex(specials)
     spans = [m.span() for m in finder.finditer(text, 0, limit + longest, overlapped=True)] if specials else []
     best = max((end for _, end in spans if end <= limit and not _inside(end, spans)), default=0)
-    if pattern in (GPT2_PATTERN, GPT4_PATTERN):
+    if pattern in TIKTOKEN_PATTERNS:
         i = text.rfind(" ", best + 1, limit + 1)
         while i > best:
             if not _WHITESPACE.match(text, i - 1) and not _WHITESPACE.match(text, i + 1) and not _inside(i, spans):

@@ -13,14 +13,15 @@ Their sha256 are the ones tiktoken itself checks (``tiktoken_ext/openai_public.p
 
 from __future__ import annotations
 
-import hashlib
 import importlib.resources
-import math
 import os
 from functools import lru_cache
 from pathlib import Path
 
-from .io import read_gpt2_files, read_tiktoken_ranks
+from .errors import HashMismatchError
+from .fast.piece import merges_from_ranks
+from .files import sha256_file
+from .formats import read_gpt2_files, read_tiktoken_ranks
 from .tokenizer import Tokenizer
 
 GPT2_SHA256 = {
@@ -30,10 +31,6 @@ GPT2_SHA256 = {
 CL100K_SHA256 = "223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7"
 CL100K_SPECIALS = {"<|endoftext|>": 100257, "<|fim_prefix|>": 100258, "<|fim_middle|>": 100259,
                    "<|fim_suffix|>": 100260, "<|endofprompt|>": 100276}
-
-
-class HashMismatchError(ValueError):
-    """A vocabulary file is not the file it claims to be."""
 
 
 def packaged_file(package: str, name: str) -> Path:
@@ -49,17 +46,9 @@ def packaged_file(package: str, name: str) -> Path:
     return path
 
 
-def sha256_of(path: str | os.PathLike) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
 def verify_sha256(path: str | os.PathLike, expected: str) -> None:
     """Raise :class:`HashMismatchError` naming the file unless its sha256 is ``expected``."""
-    actual = sha256_of(path)
+    actual = sha256_file(path)
     if actual != expected:
         raise HashMismatchError(f"{path}: sha256 is {actual}, expected {expected}. The file is damaged or not the "
                                 "original; reinstall the package it came from, or pass verify=False to load it anyway")
@@ -97,39 +86,3 @@ def _cl100k_cached(path: Path, verify: bool) -> Tokenizer:
     for s, i in CL100K_SPECIALS.items():
         vocab[i] = s.encode("utf-8")
     return Tokenizer(vocab, merges_from_ranks(ranks), CL100K_SPECIALS, pattern="gpt4")
-
-
-def merges_from_ranks(ranks: dict[bytes, int]) -> list[tuple[bytes, bytes]]:
-    """Recover the merge list from a rank-only vocabulary (a ``.tiktoken`` file).
-
-    A token of rank r was made by the merge that BPE, allowed only ranks below r, leaves as the
-    last two parts of the token's own bytes.
-
-    >>> ranks = {b"a": 0, b"b": 1, b"c": 2, b"ab": 3, b"abc": 4}
-    >>> merges_from_ranks(ranks)
-    [(b'a', b'b'), (b'ab', b'c')]
-    """
-    merges = []
-    for token, rank in sorted(ranks.items(), key=lambda item: item[1]):
-        if len(token) == 1:
-            continue
-        parts = _bpe_below(token, ranks, rank)
-        if len(parts) != 2:
-            raise ValueError(f"token {token!r} (rank {rank}) cannot be built from two lower-ranked tokens; "
-                             f"BPE over lower ranks leaves {len(parts)} parts")
-        merges.append((parts[0], parts[1]))
-    return merges
-
-
-def _bpe_below(token: bytes, ranks: dict[bytes, int], limit: int) -> list[bytes]:
-    parts = [token[i:i + 1] for i in range(len(token))]
-    while len(parts) > 1:
-        best, at = math.inf, -1
-        for i in range(len(parts) - 1):
-            r = ranks.get(parts[i] + parts[i + 1], math.inf)
-            if r < best:
-                best, at = r, i
-        if best >= limit:
-            break
-        parts[at:at + 2] = [parts[at] + parts[at + 1]]
-    return parts

@@ -14,9 +14,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 from itertools import chain
 
-from .fast_count import SEGMENT_PATTERNS, needs_exact, split_pretokens
-from .piece_bpe import encode_long_piece, joinable_pairs, merge_short
-from .pretokenize import compiled_pattern, pattern_name, resolve_pattern, safe_cut, specials_regex
+from . import formats
+from .errors import TokenizerFileError
+from .fast.piece import byte_ranker, encode_long_piece, joinable_pairs, merge_by_rank
+from .pretokenize import (TIKTOKEN_PATTERNS, compiled_pattern, needs_exact, pattern_name, pretokenize,
+                          resolve_pattern, safe_cut, specials_regex)
 
 LONG_PIECE = 64  # longer pieces are cut into independent parts, long parts merged with a heap (O(n log n))
 CACHE_LIMIT = 50_000  # pre-tokens remembered between calls; the cache is emptied when full
@@ -53,6 +55,7 @@ class Tokenizer:
                 if part not in self._id_of:
                     raise ValueError(f"merge {k} ({a!r}, {b!r}): {part!r} is not in the vocab")
             self._rank.setdefault(a + b, k)
+        self._rank_of = byte_ranker(self._rank)
         self._cache: dict[str, tuple[int, ...]] = {}  # pre-token -> ids; never more than CACHE_LIMIT
         self._joinable: bytes | None = None  # built on the first long piece (see _independent_parts)
 
@@ -157,10 +160,10 @@ class Tokenizer:
         cache = distinct = self._cache
         missing = set(pieces).difference(cache)
         if missing:
-            if self.pattern in SEGMENT_PATTERNS and any(needs_exact(piece) for piece in missing):
+            if self.pattern in TIKTOKEN_PATTERNS and any(needs_exact(piece) for piece in missing):
                 # subtle: the fast pattern and tiktoken's tables disagree on a character here, so
                 # split again as pretokenize() does; cached pieces never hold such characters.
-                pieces = split_pretokens(text, self.pattern)
+                pieces = pretokenize(text, self.pattern)
                 distinct = {p: self.encode_piece(p.encode("utf-8")) for p in set(pieces)}
             else:
                 if len(cache) + len(missing) > CACHE_LIMIT:
@@ -182,10 +185,11 @@ class Tokenizer:
             return [whole]
         if len(piece) > LONG_PIECE:
             return self._encode_long_piece(piece)
-        return [self._id_of[part] for part in merge_short(piece, self._rank)]
+        return [self._id_of[part] for part in merge_by_rank([piece[i:i + 1] for i in range(len(piece))],
+                                                            self._rank_of)]
 
     def _encode_long_piece(self, piece: bytes) -> list[int]:
-        """The same merges as :meth:`encode_piece`, in near-linear time (see ``bpe_course.piece_bpe``)."""
+        """The same merges as :meth:`encode_piece`, in near-linear time (see ``bpe_course.fast.piece``)."""
         if self._joinable is None:
             self._joinable = joinable_pairs(self._id_of)
         return encode_long_piece(piece, self._rank, self._id_of, self._joinable, self.encode_piece, LONG_PIECE)
@@ -238,15 +242,39 @@ class Tokenizer:
         """The bytes of each token, e.g. to show where the boundaries fall."""
         return [self.decode_bytes([i]) for i in ids]
 
-    # ---- saving and loading (see bpe_course.io) -------------------------------------------
+    def renumbered(self) -> Tokenizer:
+        """The same tokenizer with ids laid out as ranks: bytes 0-255 in byte order, merges, then specials.
+
+        Encoding splits text exactly as before; only the numbers change (a ``.tiktoken`` file needs
+        this layout). Tokens no merge makes are dropped, and a merge that makes an already-made
+        token is dropped (it never fired anyway).
+        """
+        vocab = {b: bytes([b]) for b in range(256)}
+        merges, seen = [], set(vocab.values())
+        for a, b in self.merges:
+            if a + b not in seen:
+                seen.add(a + b)
+                merges.append((a, b))
+                vocab[len(vocab)] = a + b
+        specials = {}
+        for s in sorted(self.special_tokens, key=self.special_tokens.get):
+            specials[s] = len(vocab)
+            vocab[len(vocab)] = s.encode("utf-8")
+        return Tokenizer(vocab, merges, specials, self.pattern)
+
+    # ---- saving and loading (the formats themselves are plain data: bpe_course.formats) ----
     def save(self, path, format: str = "bpe-course") -> None:
-        from .io import save
-        save(self, path, format=format)
+        """Write this tokenizer to ``path`` in one of ``bpe_course.formats.FORMATS``."""
+        formats.save(self, path, format=format)
 
     @classmethod
     def load(cls, path, format: str | None = None) -> Tokenizer:
-        from .io import load
-        return load(path, format=format)
+        """Read a tokenizer saved in any format; a file whose data is inconsistent names the file."""
+        data = formats.load(path, format=format)
+        try:
+            return cls(*data)
+        except ValueError as exc:
+            raise TokenizerFileError(f"{path}: {exc}") from None
 
 
 def _check_text(text: str) -> str:

@@ -4,10 +4,11 @@ Both methods learn exactly the same merges:
 
 * ``method="naive"`` recounts every pair after every merge -- slow, but obviously right;
 * ``method="fast"`` (default) counts once and then updates only the words that contain the
-  merged pair, with a heap to find the best pair (``bpe_course/fast_merge.py``).
+  merged pair, with a heap to find the best pair (``bpe_course/fast/merge.py``).
 
-Counting the pre-tokens comes first and is shared by both: ``bpe_course/fast_count.py`` counts
-each distinct stretch of text once, and big inputs are shared out to forked worker processes.
+Counting the pre-tokens comes first and is shared by both: ``bpe_course/fast/count.py`` counts
+each distinct stretch of text once, and ``bpe_course/fast/parallel.py`` shares big inputs out to
+forked worker processes.
 
 Ties are broken deterministically: the highest count wins, then the lexicographically greatest
 pair, comparing ``(bytes_a, bytes_b)`` as Python compares tuples of bytes.
@@ -25,29 +26,53 @@ from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
 
-from .corpus import read_text_file
-from .fast_count import SegmentCounter
-from .fast_merge import descending_key as _desc  # noqa: F401  (kept importable from here)
-from .fast_merge import learn_fast
-from .parallel_count import PARALLEL_MIN_CHARS, byte_cuts, char_cuts, count_bytes, count_parts, count_text, read_bytes
-from .pairs import merge_pair
+from .errors import CorpusError
+from .fast.count import SegmentCounter
+from .fast.merge import learn_fast
+from .fast.parallel import add_bytes, add_text, byte_cuts, char_cuts, count_parts, read_bytes
+from .files import decode_utf8
+from .pairs import apply_merge, best_pair, count_pairs
 from .pretokenize import resolve_pattern
 
 Vocab = dict[int, bytes]
 Merges = list[tuple[bytes, bytes]]
 
 
-def check_special_tokens(special_tokens: Iterable[str]) -> list[str]:
-    """Validate special tokens: non-empty ``str``, no duplicates; return them as a list."""
+def check_special_tokens(special_tokens: Iterable[str], name: str = "special_tokens") -> list[str]:
+    """Validate special tokens: non-empty ``str``, no duplicates; return them as a list.
+
+    ``name`` is what the caller calls them (``--special`` on the command line).
+    """
     if isinstance(special_tokens, str):
-        raise TypeError(f"special_tokens must be a list of strings, not the string {special_tokens!r}")
+        raise TypeError(f"{name} must be a list of strings, not the string {special_tokens!r}")
     specials = list(special_tokens)
     for s in specials:
         if not isinstance(s, str) or not s:
-            raise ValueError(f"a special token must be a non-empty str, got {s!r}")
+            raise ValueError(f"{name}: a special token must be a non-empty str, got {s!r}")
     if len(set(specials)) != len(specials):
         dupes = sorted({s for s in specials if specials.count(s) > 1})
-        raise ValueError(f"special tokens must be distinct; repeated: {dupes}")
+        raise ValueError(f"{name}: special tokens must be distinct; repeated: {dupes}")
+    return specials
+
+
+def check_train_args(vocab_size: int, special_tokens: Iterable[str], *, size_name: str = "vocab_size=",
+                     specials_name: str = "special_tokens") -> list[str]:
+    """Check a vocabulary size and its special tokens (``train_bpe`` and the CLI); return the specials.
+
+    The names are the caller's: ``vocab_size=``/``special_tokens`` in Python, ``--vocab-size``/``--special``
+    on the command line.
+
+    >>> check_train_args(256, ["<|endoftext|>"])
+    Traceback (most recent call last):
+    ...
+    ValueError: vocab_size=256 is too small: it must be at least 256 (one token per byte) + 1 special tokens = 257
+    """
+    specials = check_special_tokens(special_tokens, specials_name)
+    if not isinstance(vocab_size, int) or isinstance(vocab_size, bool):
+        raise TypeError(f"vocab_size must be an int, got {type(vocab_size).__name__}")
+    if vocab_size < 256 + len(specials):
+        raise ValueError(f"{size_name}{vocab_size} is too small: it must be at least 256 (one token per byte) "
+                         f"+ {len(specials)} special tokens = {256 + len(specials)}")
     return specials
 
 
@@ -68,23 +93,16 @@ def count_pretokens(source: str | Path | Iterable[str], special_tokens: Iterable
     if isinstance(source, Path):
         data = read_bytes(source)
         try:
-            count_parts(count_bytes, data, byte_cuts(data, pattern, specials, workers), specials, counter, counts)
+            count_parts(add_bytes, data, byte_cuts(data, pattern, specials, workers), specials, counter, counts)
         except UnicodeDecodeError:
-            read_text_file(source)  # raises CorpusError naming the file and the bad byte's offset
+            decode_utf8(data, source, CorpusError)  # raises naming the file and the bad byte's offset
             raise
         return counter.finish(counts)
     for doc in [source] if isinstance(source, str) else source:
         if not isinstance(doc, str):
             raise TypeError(f"training text must be str, got {type(doc).__name__}")
-        count_parts(count_text, doc, char_cuts(doc, pattern, specials, workers), specials, counter, counts)
+        count_parts(add_text, doc, char_cuts(doc, pattern, specials, workers), specials, counter, counts)
     return counter.finish(counts)
-
-
-def _count_chunk(text: str, pattern: str | None, specials: list[str]) -> Counter[str]:
-    """Serial counting of one text, the reference the parallel path must equal."""
-    counter = SegmentCounter(pattern)
-    count_text(text, 0, len(text), specials, counter)
-    return counter.finish(Counter())
 
 
 def train_bpe(source: str | Path | Iterable[str], vocab_size: int, special_tokens: Iterable[str] = (), *,
@@ -93,12 +111,7 @@ def train_bpe(source: str | Path | Iterable[str], vocab_size: int, special_token
 
     Training stops early, with a smaller vocabulary, only when no adjacent pair is left at all.
     """
-    specials = check_special_tokens(special_tokens)
-    if not isinstance(vocab_size, int) or isinstance(vocab_size, bool):
-        raise TypeError(f"vocab_size must be an int, got {type(vocab_size).__name__}")
-    if vocab_size < 256 + len(specials):
-        raise ValueError(f"vocab_size={vocab_size} is too small: it must be at least 256 (one token per byte) "
-                         f"+ {len(specials)} special tokens = {256 + len(specials)}")
+    specials = check_train_args(vocab_size, special_tokens)
     if method not in ("fast", "naive"):
         raise ValueError(f"method must be 'fast' or 'naive', not {method!r}")
     counts = count_pretokens(source, specials, pattern)
@@ -126,15 +139,12 @@ def _learn_naive(word_counts: dict[bytes, int], n_merges: int, progress: bool = 
     merges: Merges = []
     bar = _progress(n_merges, progress)
     for _ in range(n_merges):
-        pairs: Counter[tuple[bytes, bytes]] = Counter()
-        for word, n in words.items():
-            for pair in zip(word, word[1:]):
-                pairs[pair] += n
+        pairs = count_pairs(words)
         if not pairs:
             break
-        best = max(pairs, key=lambda p: (pairs[p], p))
+        best = best_pair(pairs)
         merges.append(best)
-        words = {merge_pair(w, best): n for w, n in words.items()}  # any symbols: str or bytes
+        words = apply_merge(words, best)  # the same helpers as chapter 2's, on bytes instead of str
         if bar is not None:
             bar.update()
     if bar is not None:
@@ -145,7 +155,7 @@ def _learn_naive(word_counts: dict[bytes, int], n_merges: int, progress: bool = 
 def _learn_fast(word_counts: dict[bytes, int], n_merges: int, progress: bool = False) -> Merges:
     """Count pairs once, then after each merge update only the words that contain the pair.
 
-    The work is done by :func:`bpe_course.fast_merge.learn_fast`; read it for how.
+    The work is done by :func:`bpe_course.fast.merge.learn_fast`; read it for how.
     """
     bar = _progress(n_merges, progress)
     try:

@@ -17,7 +17,8 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from .pairs import EOW, Pair, Word, apply_merge, best_pair, merge_pair, pair_counts, top_pairs, word_counts
+from .fast.piece import merge_by_rank
+from .pairs import EOW, Pair, Word, apply_merge, best_pair, count_pairs, merge_pair, top_pairs, word_counts
 
 PAD, BOS, EOS, UNK = "<|pad|>", "<|bos|>", "<|eos|>", "<|unk|>"
 SPECIALS = (PAD, BOS, EOS, UNK)  # ids 0, 1, 2, 3 in every WordBPE
@@ -38,13 +39,13 @@ class MergeStep:
 
 
 def _merge_and_recount(words: dict[Word, int], counts: Counter[Pair], pair: Pair) -> None:
-    """``words = apply_merge(words, pair); counts = pair_counts(words)``, done in place, recounting
+    """``words = apply_merge(words, pair); counts = count_pairs(words)``, done in place, recounting
     only the words that can contain ``pair``: much faster on real text (the tests check it agrees)."""
     changed = {word: words.pop(word) for word in list(words) if pair[0] in word and pair[1] in word}
-    gone = pair_counts(changed)
+    gone = count_pairs(changed)
     counts.subtract(gone)
     changed = apply_merge(changed, pair)
-    counts.update(pair_counts(changed))
+    counts.update(count_pairs(changed))
     words.update(changed)
     for p in gone:  # subtle: drop zero counts, so they never reach best_pair or top_pairs
         if counts[p] == 0:
@@ -54,7 +55,7 @@ def _merge_and_recount(words: dict[Word, int], counts: Counter[Pair], pair: Pair
 def _learn_merges(words: dict[Word, int], num_merges: int, first_id: int,
                   trace: bool) -> tuple[list[Pair], list[MergeStep], str]:
     """Up to ``num_merges`` merges (fewer if no pair occurs twice), the trace, and why it stopped."""
-    counts = pair_counts(words)
+    counts = count_pairs(words)
     merges: list[Pair] = []
     steps: list[MergeStep] = []
     while len(merges) < num_merges:
@@ -176,15 +177,8 @@ class WordBPE:
         >>> bpe.tokenize_word_by_rank("aaab")
         ['aaab', '</w>']
         """
-        symbols = self._start(word)
-        while len(symbols) > 1:
-            pairs = enumerate(zip(symbols, symbols[1:]))
-            # subtle: equal ranks mean the same pair, so min over (rank, i) takes the leftmost
-            rank, i = min((self.ranks.get(pair, math.inf), i) for i, pair in pairs)
-            if rank == math.inf:
-                break
-            symbols[i : i + 2] = [symbols[i] + symbols[i + 1]]
-        return symbols
+        ranks, inf = self.ranks, math.inf
+        return merge_by_rank(self._start(word), lambda a, b: ranks.get((a, b), inf))
 
     def tokenize(self, text: str) -> list[str]:
         """Split on whitespace and tokenize each word."""
@@ -234,5 +228,3 @@ def _check_corpus(corpus: str) -> str:
             raise ValueError(f"the corpus contains the reserved string {reserved!r}")
     return corpus
 
-
-train = WordBPE.train  # so `from bpe_course.wordbpe import train` works too

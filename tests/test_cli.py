@@ -193,4 +193,4 @@ def test_bad_files_exit_1_with_one_line(tmp_path, capsys):
     real = run("decode", "-", stdin=b"1 2 x")  # a real process: still one line, no traceback
     assert real.returncode == 1 and "not a token id: 'x'" in one_line_error(real.stderr)
     not_utf8 = run("encode", "-", stdin=b"ok \xff")
-    assert not_utf8.returncode == 1 and "standard input is not UTF-8 (byte offset 3" in one_line_error(not_utf8.stderr)
+    assert not_utf8.returncode == 1 and "standard input: not valid UTF-8 at byte offset 3" in one_line_error(not_utf8.stderr)

@@ -98,7 +98,7 @@ def test_tampered_copy_names_file_and_hashes(tmp_path: Path, monkeypatch: pytest
 def test_missing_data_dir_and_unknown_names(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(CorpusError, match="did you mean 'python_docs'"):
         corpus.load("python_doc")
-    with pytest.raises(CorpusError, match="unknown corpus"):
+    with pytest.raises(CorpusError, match="'shakespeare' is neither an existing file nor a built-in corpus"):
         corpus.train_heldout("shakespeare")
     monkeypatch.setattr(corpus, "DATA_DIR", tmp_path / "nowhere")
     with pytest.raises(CorpusError, match="built-in corpora are missing"):
@@ -284,7 +284,7 @@ def test_server_down_is_a_quick_clear_error(tmp_path: Path, monkeypatch: pytest.
     assert time.monotonic() - started < 5
     message = str(info.value)
     assert message.startswith(f"could not reach 127.0.0.1:{port}: ")
-    assert "you appear to be offline" in message and "python_docs" in message
+    assert "you appear to be offline" in message and "corpus.load(name)" in message
     assert info.value.__cause__ is None and info.value.__suppress_context__
 
 
@@ -331,3 +331,16 @@ def test_known_sources_are_pinned() -> None:
     for name, source in dl.SOURCES.items():
         assert source.url.startswith("https://") and source.size, name
         assert source.sha256 and re.fullmatch("[0-9a-f]{64}", source.sha256), name
+
+
+def test_train_heldout_takes_a_name_or_a_file(tmp_path: Path) -> None:
+    own = tmp_path / "notes.txt"
+    own.write_text("".join(f"paragraph {k}\n\n" for k in range(10)), encoding="utf-8")
+    train, heldout = corpus.train_heldout(own)
+    assert (train, heldout) == corpus.split_text(own.read_text(encoding="utf-8"))
+    assert heldout == "paragraph 9\n\n" and train.endswith("paragraph 8\n")
+    assert corpus.train_heldout(str(own)) == (train, heldout)
+    assert corpus.train_heldout("python_docs") == (corpus.load_text(corpus.path("python_docs").parent /
+                                                                    "python_docs_train.txt"),
+                                                   corpus.load_text(corpus.path("python_docs").parent /
+                                                                    "python_docs_heldout.txt"))

@@ -8,7 +8,7 @@ import pytest
 
 from bpe_course.exercises import ch01, ch02, ch03
 from bpe_course.exercises.feedback import Feedback, run_cases
-from bpe_course.wordbpe import WordBPE, apply_merge, merge_pair, pair_counts, word_counts
+from bpe_course.wordbpe import WordBPE, apply_merge, merge_pair, count_pairs, word_counts
 
 
 def assert_wrong(feedback: Feedback, *fragments: str) -> None:
@@ -85,7 +85,7 @@ def test_whitespace_vocab_size():
 
 
 def test_count_pairs_right_with_dict_or_counter():
-    assert_right(ch02.check_count_pairs(pair_counts))
+    assert_right(ch02.check_count_pairs(count_pairs))
 
     def as_dict(words):
         out = {}
@@ -121,19 +121,19 @@ def test_count_pairs_wrong_type():
     assert_wrong(ch02.check_count_pairs(lambda words: [1, 2]), "return a dict")
 
 
-def test_merge_word_right():
-    assert_right(ch02.check_merge_word(merge_pair))
-    assert_right(ch02.check_merge_word(lambda s, p: list(merge_pair(s, p))))  # a list is fine too
+def test_merge_pair_right():
+    assert_right(ch02.check_merge_pair(merge_pair))
+    assert_right(ch02.check_merge_pair(lambda s, p: list(merge_pair(s, p))))  # a list is fine too
 
 
-def test_merge_word_string_replace_shortcut():
+def test_merge_pair_string_replace_shortcut():
     def replace(symbols, pair):
         return tuple(" ".join(symbols).replace(" ".join(pair), "".join(pair)).split())
 
-    assert_wrong(ch02.check_merge_word(replace), "compare whole symbols", "('ca', 'b', '</w>')")
+    assert_wrong(ch02.check_merge_pair(replace), "compare whole symbols", "('ca', 'b', '</w>')")
 
 
-def test_merge_word_overlapping():
+def test_merge_pair_overlapping():
     def overlapping(symbols, pair):  # joins each position independently: "aaa" -> ("aa", "aa")
         out = []
         for i in range(len(symbols)):
@@ -143,16 +143,16 @@ def test_merge_word_overlapping():
                 out.append(symbols[i])
         return tuple(out)
 
-    assert_wrong(ch02.check_merge_word(overlapping), "never changes the text")
+    assert_wrong(ch02.check_merge_pair(overlapping), "never changes the text")
 
 
-def test_merge_word_no_merge_and_bad_type():
-    assert_wrong(ch02.check_merge_word(lambda s, p: tuple(s)), "should be ('l', 'ow', '</w>')", "emit the joined symbol")
-    assert_wrong(ch02.check_merge_word(lambda s, p: "".join(s)), "return the new symbols as a tuple")
+def test_merge_pair_no_merge_and_bad_type():
+    assert_wrong(ch02.check_merge_pair(lambda s, p: tuple(s)), "should be ('l', 'ow', '</w>')", "emit the joined symbol")
+    assert_wrong(ch02.check_merge_pair(lambda s, p: "".join(s)), "return the new symbols as a tuple")
 
 
 def test_first_merge():
-    counts = pair_counts(word_counts(ch02.FIRST_MERGE_CORPUS))
+    counts = count_pairs(word_counts(ch02.FIRST_MERGE_CORPUS))
     best = max(counts, key=lambda p: (counts[p], p))
     assert_right(ch02.check_first_merge(best))
     first_counted = max(counts, key=counts.get)
@@ -190,7 +190,7 @@ def _learn(corpus: str, num_merges: int, *, tie: str = "greatest", stop: bool = 
     words = word_counts(corpus)
     merges = []
     while len(merges) < num_merges:
-        counts = pair_counts(words)
+        counts = count_pairs(words)
         if not counts:
             break
         best = max(counts, key=counts.get) if tie == "first" else max(counts, key=lambda p: (counts[p], p))

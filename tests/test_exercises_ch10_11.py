@@ -7,6 +7,7 @@ from collections import Counter
 import pytest
 
 from bpe_course.exercises import ch10, ch11
+from bpe_course.pairs import merge_pair
 from bpe_course.pretokenize import GPT4_PATTERN, pretokenize
 
 
@@ -66,7 +67,7 @@ def test_gpt4_longer(gpt2_tok, cl100k_tok):
 # ---------------------------------------------------------------- chapter 11
 
 def recount_delta(word, pair):
-    merged = ch11.merge_symbols(word, pair)
+    merged = merge_pair(word, pair)
     delta = Counter(zip(merged, merged[1:]))
     delta.subtract(Counter(zip(word, word[1:])))
     return delta
@@ -117,7 +118,7 @@ def reference_train_words(word_counts, n_merges):
             break
         best = max(counts, key=lambda p: (counts[p], p))
         merges.append(best)
-        words = {ch11.merge_symbols(w, best): n for w, n in words.items()}
+        words = {merge_pair(w, best): n for w, n in words.items()}
     return merges
 
 
@@ -140,6 +141,6 @@ def test_train_words():
                     counts[pair] += n
             best = min(counts, key=lambda p: (-counts[p], p))
             merges.append(best)
-            words = {ch11.merge_symbols(w, best): n for w, n in words.items()}
+            words = {merge_pair(w, best): n for w, n in words.items()}
         return merges
     assert_wrong(ch11.check_train_words(smallest_on_ties), "on a tie pick the greatest pair")

@@ -18,9 +18,10 @@ import tokenizers
 from hypothesis import given, settings, strategies as st
 from strategies import tricky_text, valid_text
 
-from bpe_course import Tokenizer, TokenizerFileError, corpus, io, train_bpe
-from bpe_course.formats_hf import hf_regex, to_hf_json
-from bpe_course.formats_tiktoken import load_tiktoken, renumbered, tiktoken_encoding
+from bpe_course import Tokenizer, TokenizerFileError, corpus, formats, train_bpe
+from bpe_course.formats.hf import hf_regex, to_hf_json
+from bpe_course.formats.tiktoken_bpe import load_tiktoken
+from bpe_course.interop import tiktoken_encoding
 from bpe_course.pretokenize import GPT2_PATTERN, GPT4_PATTERN
 from bpe_course.pretrained import CL100K_SHA256, CL100K_SPECIALS, packaged_file
 
@@ -62,7 +63,7 @@ def saved_big(tmp_path_factory, gpt2_tok, cl100k_tok):
     folder = tmp_path_factory.mktemp("big")
     for name, tok in (("gpt2", gpt2_tok), ("cl100k", cl100k_tok)):
         for fmt in ("hf", "tiktoken") + (("gpt2",) if name == "gpt2" else ()):
-            io.save(tok, folder / f"{name}.{fmt}", format=fmt)
+            formats.save(tok, folder / f"{name}.{fmt}", format=fmt)
     return folder
 
 
@@ -87,7 +88,7 @@ def test_hf_gpt2_and_cl100k_same_ids_and_round_trip(saved_big, name, gpt2_tok, c
     assert hf.encode(TEXT).ids == tok.encode(TEXT, allowed_special="all")
     # subtle: cl100k's specials sit at 100257.. with gaps; HF keeps those ids only because they are in model.vocab
     assert {s: hf.token_to_id(s) for s in tok.special_tokens} == tok.special_tokens
-    assert_same_tokenizer(io.load(saved_big / f"{name}.hf"), tok)
+    assert_same_tokenizer(Tokenizer.load(saved_big / f"{name}.hf"), tok)
 
 
 @settings(max_examples=150, deadline=None)
@@ -165,7 +166,7 @@ def test_hf_gpt2_built_with_tokenizers_reads_as_gpt2(tmp_path, gpt2_tok):
     hf.pre_tokenizer = tokenizers.pre_tokenizers.ByteLevel(add_prefix_space=False)
     hf.add_special_tokens(["<|endoftext|>"])
     hf.save(str(tmp_path / "tokenizer.json"))
-    tok = io.load(tmp_path / "tokenizer.json")
+    tok = Tokenizer.load(tmp_path / "tokenizer.json")
     assert (tok.vocab, tok.merges, tok.special_tokens, tok.pattern) == \
         (gpt2_tok.vocab, gpt2_tok.merges, gpt2_tok.special_tokens, gpt2_tok.pattern)
 
@@ -192,7 +193,7 @@ def test_hf_malformed_files_name_the_key(tmp_path, edit, message):
     edit(data)
     (tmp_path / "tokenizer.json").write_text(json.dumps(data), encoding="utf-8")
     with pytest.raises(TokenizerFileError, match=f"tokenizer.json: .*{message}|tokenizer.json: {message}"):
-        io.load(tmp_path / "tokenizer.json")
+        Tokenizer.load(tmp_path / "tokenizer.json")
 
 
 def test_hf_truncated_file_names_line_and_column(tmp_path):
@@ -200,7 +201,7 @@ def test_hf_truncated_file_names_line_and_column(tmp_path):
     path = tmp_path / "tokenizer.json"
     path.write_text(path.read_text(encoding="utf-8")[:3000], encoding="utf-8")
     with pytest.raises(TokenizerFileError, match=r"tokenizer\.json: not valid JSON at line \d+, column \d+"):
-        io.load(path)
+        Tokenizer.load(path)
 
 
 # ---- tiktoken ----------------------------------------------------------------------------------
@@ -224,7 +225,7 @@ def test_tiktoken_gpt2_and_cl100k(saved_big, name, gpt2_tok, cl100k_tok, tiktoke
     tok, oracle = {"gpt2": (gpt2_tok, tiktoken_gpt2), "cl100k": (cl100k_tok, tiktoken_cl100k)}[name]
     path = saved_big / f"{name}.tiktoken"
     assert tiktoken_encoding(path).encode(TEXT, allowed_special="all") == oracle.encode(TEXT, allowed_special="all")
-    assert_same_tokenizer(io.load(path), tok)
+    assert_same_tokenizer(Tokenizer.load(path), tok)
     if name == "cl100k":  # the very file OpenAI publishes, byte for byte
         assert hashlib.sha256(path.read_bytes()).hexdigest() == CL100K_SHA256
 
@@ -234,7 +235,7 @@ def test_tiktoken_bare_file_with_explicit_pattern(cl100k_tok):
                         special_tokens=CL100K_SPECIALS)
     assert tok.vocab == cl100k_tok.vocab and tok.merges == cl100k_tok.merges
     with pytest.raises(TokenizerFileError, match=r"cl100k_base\.tiktoken: a \.tiktoken file holds ranks only"):
-        io.load(packaged_file("tiktoken_ext", "cl100k_base.tiktoken"))
+        Tokenizer.load(packaged_file("tiktoken_ext", "cl100k_base.tiktoken"))
 
 
 def test_tiktoken_refuses_ids_that_are_not_ranks_and_renumbers(tmp_path):
@@ -245,7 +246,7 @@ def test_tiktoken_refuses_ids_that_are_not_ranks_and_renumbers(tmp_path):
     with pytest.raises(ValueError, match="ids are not ranks: merge 1 makes .* with id 256"):
         shuffled.save(tmp_path / "x.tiktoken", format="tiktoken")
     assert not (tmp_path / "x.tiktoken").exists()
-    fixed = renumbered(shuffled)
+    fixed = shuffled.renumbered()
     fixed.save(tmp_path / "x.tiktoken", format="tiktoken")
     ids = shuffled.encode(TEXT, allowed_special="all")
     assert fixed.token_bytes(fixed.encode(TEXT, allowed_special="all")) == shuffled.token_bytes(ids)
@@ -284,7 +285,7 @@ def test_tiktoken_malformed_files_name_the_line(tmp_path, damage, message):
     damage(lines)
     path.write_bytes(b"\n".join(lines) + (b"\n" if "truncated" not in message else b""))
     with pytest.raises(TokenizerFileError, match=rf"mine\.tiktoken, {message}|mine\.tiktoken: {message}"):
-        io.load(path)
+        Tokenizer.load(path)
 
 
 def test_tiktoken_changed_file_and_token_out_of_order(tmp_path):
@@ -297,7 +298,7 @@ def test_tiktoken_changed_file_and_token_out_of_order(tmp_path):
     lines[256], lines[long_id] = lines[long_id].split()[0] + b" 256", lines[256].split()[0] + b" %d" % long_id
     path.write_bytes(b"\n".join(lines))
     with pytest.raises(TokenizerFileError, match="sha256 differs"):
-        io.load(path)
+        Tokenizer.load(path)
     with pytest.raises(TokenizerFileError, match=r"mine\.tiktoken, line 257: token .* \(rank 256\) cannot be built"):
         load_tiktoken(path, pattern="gpt2")
 
@@ -339,17 +340,17 @@ def test_gpt2_malformed_merges_name_the_line(tmp_path, damage, message):
     damage(lines)
     merges.write_text("\n".join(lines), encoding="utf-8")
     with pytest.raises(TokenizerFileError, match=message):
-        io.load(tmp_path)
+        Tokenizer.load(tmp_path)
 
 
 def test_gpt2_not_utf8_and_bad_json(tmp_path):
     trained("gpt2", True).save(tmp_path, format="gpt2")
     (tmp_path / "vocab.bpe").write_bytes(b"#version: 0.2\nh e\n\xff x\n")
-    with pytest.raises(TokenizerFileError, match=r"vocab\.bpe: not UTF-8 \(byte offset 18\)"):
-        io.load(tmp_path)
+    with pytest.raises(TokenizerFileError, match=r"vocab\.bpe: not valid UTF-8 at byte offset 18"):
+        Tokenizer.load(tmp_path)
     (tmp_path / "encoder.json").write_text('{"a": 0, "b": ', encoding="utf-8")
     with pytest.raises(TokenizerFileError, match=r"encoder\.json: not valid JSON at line 1, column 15"):
-        io.load(tmp_path)
+        Tokenizer.load(tmp_path)
 
 
 def test_hf_custom_pattern_with_possessive_repeats(tmp_path):

@@ -1,4 +1,4 @@
-"""The project's own format ("bpe-course") and bpe_course.io's saving, loading and format detection."""
+"""The project's own format ("bpe-course") and bpe_course.formats' saving, loading and format detection."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from functools import lru_cache
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from bpe_course import Tokenizer, TokenizerFileError, corpus, io, train_bpe
+from bpe_course import Tokenizer, TokenizerFileError, corpus, formats, train_bpe
 from bpe_course.pretokenize import GPT4_PATTERN
 
 TEXT = corpus.load("python_docs")[:3000] + corpus.load("languages")[:2000] + " <|endoftext|> x<|pad|>y 🙂 \n\n "
@@ -40,8 +40,8 @@ def test_round_trip_is_exact(tmp_path, pattern, specials):
 
 def test_gpt2_and_cl100k_round_trip(tmp_path, gpt2_tok, cl100k_tok):
     for name, tok in (("gpt2", gpt2_tok), ("cl100k", cl100k_tok)):
-        io.save(tok, tmp_path / f"{name}.json")
-        assert_same(io.load(tmp_path / f"{name}.json"), tok)
+        formats.save(tok, tmp_path / f"{name}.json")
+        assert_same(Tokenizer.load(tmp_path / f"{name}.json"), tok)
 
 
 def test_file_is_readable_versioned_json(tmp_path):
@@ -65,7 +65,7 @@ def test_any_trained_tokenizer_round_trips_in_every_format(tmp_path_factory, tex
     vocab, merges = train_bpe(text, 256 + n_merges + 1, ["<|s|>"], pattern=pattern)
     tok = Tokenizer(vocab, merges, ["<|s|>"], pattern=pattern)
     folder = tmp_path_factory.mktemp("any")
-    for fmt in io.FORMATS:
+    for fmt in formats.FORMATS:
         if fmt == "gpt2" and pattern != "gpt2":
             continue
         tok.save(folder / fmt, format=fmt)
@@ -77,7 +77,7 @@ def test_any_trained_tokenizer_round_trips_in_every_format(tmp_path_factory, tex
 
 
 def damaged(tmp_path, edit) -> os.PathLike:
-    data = io.to_json(trained())
+    data = formats.to_json(trained())
     edit(data)
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
@@ -99,7 +99,7 @@ def damaged(tmp_path, edit) -> os.PathLike:
 ])
 def test_malformed_file_names_file_and_key(tmp_path, edit, message):
     with pytest.raises(TokenizerFileError, match=r"bad\.json: .*" + message):
-        io.load(damaged(tmp_path, edit))
+        Tokenizer.load(damaged(tmp_path, edit))
 
 
 def test_truncated_and_not_utf8_files(tmp_path):
@@ -107,54 +107,54 @@ def test_truncated_and_not_utf8_files(tmp_path):
     text = (tmp_path / "t.json").read_text(encoding="utf-8")
     (tmp_path / "t.json").write_text(text[: len(text) // 2], encoding="utf-8")
     with pytest.raises(TokenizerFileError, match=r"t\.json: not valid JSON at line \d+, column \d+: .*truncated"):
-        io.load(tmp_path / "t.json")
+        Tokenizer.load(tmp_path / "t.json")
     (tmp_path / "t.json").write_bytes(b'{"format": "bpe-course", "vocab": {"0": "\xff"}}')
-    with pytest.raises(TokenizerFileError, match=r"t\.json: not UTF-8 \(byte offset 41\)"):
-        io.load(tmp_path / "t.json")
+    with pytest.raises(TokenizerFileError, match=r"t\.json: not valid UTF-8 at byte offset 41"):
+        Tokenizer.load(tmp_path / "t.json")
 
 
 # ---- saving, detecting and loading -------------------------------------------------------------
 def test_every_format_is_detected_from_files_and_directories(tmp_path):
     tok = trained()
-    for fmt in io.FORMATS:
+    for fmt in formats.FORMATS:
         folder = tmp_path / fmt
         folder.mkdir()
-        io.save(tok, folder, format=fmt)  # an existing directory: the format's default file name
+        formats.save(tok, folder, format=fmt)  # an existing directory: the format's default file name
         names = sorted(p.name for p in folder.iterdir())
         expected = {"bpe-course": ["bpe_course.json"], "hf": ["tokenizer.json"], "gpt2": ["encoder.json", "vocab.bpe"],
                     "tiktoken": ["tokenizer.tiktoken", "tokenizer.tiktoken.json"]}[fmt]
         assert names == expected
         for path in [folder, *folder.iterdir()]:
-            assert io.detect_format(path) == fmt, path
-            assert_same(io.load(path), tok)
+            assert formats.detect_format(path) == fmt, path
+            assert_same(Tokenizer.load(path), tok)
 
 
 def test_files_without_usual_names_are_detected_by_content(tmp_path):
     tok = trained()
     for fmt in ("bpe-course", "hf", "tiktoken"):
-        io.save(tok, tmp_path / f"mine-{fmt}.data", format=fmt)
-        assert io.detect_format(tmp_path / f"mine-{fmt}.data") == fmt
-        assert_same(io.load(tmp_path / f"mine-{fmt}.data", format=fmt), tok)
+        formats.save(tok, tmp_path / f"mine-{fmt}.data", format=fmt)
+        assert formats.detect_format(tmp_path / f"mine-{fmt}.data") == fmt
+        assert_same(Tokenizer.load(tmp_path / f"mine-{fmt}.data", format=fmt), tok)
 
 
 def test_unclear_paths_get_clear_errors(tmp_path):
     with pytest.raises(FileNotFoundError, match="no tokenizer at"):
-        io.load(tmp_path / "missing")
+        Tokenizer.load(tmp_path / "missing")
     with pytest.raises(TokenizerFileError, match="a directory with no saved tokenizer"):
-        io.load(tmp_path)
-    io.save(trained(), tmp_path, format="hf")
-    io.save(trained(), tmp_path, format="bpe-course")
+        Tokenizer.load(tmp_path)
+    formats.save(trained(), tmp_path, format="hf")
+    formats.save(trained(), tmp_path, format="bpe-course")
     with pytest.raises(TokenizerFileError, match=r"tokenizers in several formats \(bpe-course, hf\)"):
-        io.load(tmp_path)
-    assert io.load(tmp_path, format="hf").vocab == trained().vocab
+        Tokenizer.load(tmp_path)
+    assert Tokenizer.load(tmp_path, format="hf").vocab == trained().vocab
     (tmp_path / "notes.txt").write_text("just some text\n", encoding="utf-8")
     with pytest.raises(TokenizerFileError, match=r"notes\.txt: not a tokenizer file this version can recognise"):
-        io.load(tmp_path / "notes.txt")
+        Tokenizer.load(tmp_path / "notes.txt")
     (tmp_path / "other.json").write_text('{"name": "x"}', encoding="utf-8")
     with pytest.raises(TokenizerFileError, match=r"other\.json: JSON that is neither"):
-        io.load(tmp_path / "other.json")
+        Tokenizer.load(tmp_path / "other.json")
     with pytest.raises(ValueError, match="unknown tokenizer format 'sentencepiece'"):
-        io.save(trained(), tmp_path / "x", format="sentencepiece")
+        formats.save(trained(), tmp_path / "x", format="sentencepiece")
 
 
 def test_save_is_atomic_and_leaves_ordinary_files(tmp_path, monkeypatch):
@@ -167,7 +167,7 @@ def test_save_is_atomic_and_leaves_ordinary_files(tmp_path, monkeypatch):
 
     def disk_full(*args):
         raise OSError(28, "No space left on device")
-    monkeypatch.setattr("bpe_course.formats_base.os.replace", disk_full)
+    monkeypatch.setattr("bpe_course.files.os.replace", disk_full)
     with pytest.raises(OSError, match="No space left"):
         trained("gpt4", ()).save(tmp_path / "t.json")
     assert (tmp_path / "t.json").read_bytes() == before  # the old file is intact ...
@@ -175,6 +175,6 @@ def test_save_is_atomic_and_leaves_ordinary_files(tmp_path, monkeypatch):
 
 
 def test_pretrained_readers_still_importable_from_io(gpt2_tok):
-    from bpe_course.io import gpt2_file_texts, read_gpt2_files, read_tiktoken_ranks  # noqa: F401
+    from bpe_course.formats import gpt2_file_texts, read_gpt2_files, read_tiktoken_ranks  # noqa: F401
     encoder_text, merges_text = gpt2_file_texts(gpt2_tok)
     assert merges_text.startswith("#version: 0.2\nĠ t\n") and encoder_text.endswith('"<|endoftext|>": 50256}')

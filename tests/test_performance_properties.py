@@ -10,8 +10,10 @@ import pytest
 import regex
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from bpe_course import Tokenizer, count_pretokens, fast_count, parallel_count, tokenizer, train_bpe
-from bpe_course.fast_count import SegmentCounter, count_text, disagrees, split_pretokens
+from bpe_course import Tokenizer, count_pretokens, tokenizer, train_bpe
+from bpe_course.fast import count as fast_count, parallel as parallel_count
+from bpe_course.fast.count import SegmentCounter, count_ordinary_text
+from bpe_course.pretokenize import disagrees, exact_pattern, needs_exact
 from bpe_course.pretokenize import GPT2_PATTERN, GPT4_PATTERN, pretokenize, split_specials, unicode_disagreements
 from strategies import TRICKY_PIECES, tricky_text
 
@@ -42,7 +44,7 @@ def tricky_corpus(docs_text: str, seed: int = 0) -> str:
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(tricky_text, max_size=6).map(" ".join), st.sampled_from(PATTERNS))
 def test_segment_counting_equals_pretokenize(text, pattern):
-    assert count_text(text, pattern) == Counter(pretokenize(text, pattern))
+    assert count_ordinary_text(text, pattern) == Counter(pretokenize(text, pattern))
 
 
 @pytest.mark.parametrize("pattern", PATTERNS)
@@ -98,9 +100,10 @@ def test_disagreements_one_at_a_time_equal_the_full_scan():
 
 
 @settings(max_examples=200, deadline=None)
-@given(tricky_text, st.sampled_from(PATTERNS + [r"\w+|\W", None]))
-def test_split_pretokens_equals_pretokenize(text, pattern):
-    assert split_pretokens(text, pattern) == pretokenize(text, pattern)
+@given(tricky_text, st.sampled_from(PATTERNS))
+def test_pretokenize_fast_path_equals_tiktoken_tables(text, pattern):
+    """The plain pattern, used when no character needs tiktoken's tables, splits as the tables do."""
+    assert pretokenize(text, pattern) == exact_pattern(pattern).findall(text)
 
 
 # ---- training ---------------------------------------------------------------------------------
@@ -136,7 +139,7 @@ def test_encoder_cache_never_holds_disagreeing_characters(gpt2_tok, tiktoken_gpt
     tok = Tokenizer(gpt2_tok.vocab, gpt2_tok.merges, gpt2_tok.special_tokens)
     for text in ["a\U0002CEA2:A b", "x \U0002CEA2:A", "\U0002CEA2:A"]:
         assert tok.encode_ordinary(text) == tiktoken_gpt2.encode_ordinary(text)
-    assert not any(fast_count.needs_exact(piece) for piece in tok._cache)
+    assert not any(needs_exact(piece) for piece in tok._cache)
 
 
 @pytest.mark.parametrize("text", ["\U0001F642" * 3000, "ab" * 4000, "a" * 5001, "\U0001F642a\u00e9" * 700,

@@ -8,7 +8,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from bpe_course import HashMismatchError, cl100k, gpt2, merges_from_ranks
-from bpe_course.pretrained import CL100K_SHA256, GPT2_SHA256, packaged_file, sha256_of
+from bpe_course.files import sha256_file as sha256_of
+from bpe_course.pretrained import CL100K_SHA256, GPT2_SHA256, packaged_file
 from strategies import text_with_surrogates, tricky_text, valid_text
 
 PROPERTY = settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -11,7 +11,7 @@ import pytest
 from bpe_course import corpus, train_bpe, Tokenizer
 from bpe_course.viz import token_label
 from bpe_course.widgets.merges import MergeSlider, PairExplorer
-from bpe_course.wordbpe import WordBPE, apply_merge, pair_counts, top_pairs, word_counts
+from bpe_course.wordbpe import WordBPE, apply_merge, count_pairs, top_pairs, word_counts
 
 TOY = "low " * 5 + "lower " * 2 + "newest " * 6 + "widest " * 3
 CHIP = re.compile(r'<span class="bpe-chip"[^>]*?(?: data-id="(\d+)")?>(.*?)</span>')
@@ -45,7 +45,7 @@ def docs_slice() -> str:
 
 def test_explorer_initial_bars_are_the_top_pairs():
     w = PairExplorer(TOY, top_n=8)
-    expected = top_pairs(pair_counts(word_counts(TOY)), 8)
+    expected = top_pairs(count_pairs(word_counts(TOY)), 8)
     assert bars(w.bars_html.value) == expected
     assert w.merges == [] and not w.merge_button.disabled
 
@@ -79,7 +79,7 @@ def test_explorer_word_list_shows_segmentations_and_counts():
 def test_explorer_bars_update_after_each_step():
     w = PairExplorer(TOY)
     w.step()
-    after = top_pairs(pair_counts(apply_merge(word_counts(TOY), ("t", "</w>"))), w.top_n)
+    after = top_pairs(count_pairs(apply_merge(word_counts(TOY), ("t", "</w>"))), w.top_n)
     assert bars(w.bars_html.value) == after
     assert ("t", "</w>") not in dict(bars(w.bars_html.value))
 

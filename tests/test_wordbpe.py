@@ -17,9 +17,8 @@ from bpe_course.wordbpe import (
     apply_merge,
     best_pair,
     merge_pair,
-    pair_counts,
+    count_pairs,
     top_pairs,
-    train,
     word_counts,
 )
 
@@ -103,7 +102,7 @@ def test_word_counts():
 
 def test_pair_counts_toy_by_hand():
     # low x5, lower x2, newest x6, widest x3
-    assert pair_counts(word_counts(TOY)) == {
+    assert count_pairs(word_counts(TOY)) == {
         ("l", "o"): 7, ("o", "w"): 7, ("w", "</w>"): 5, ("w", "e"): 8, ("e", "r"): 2,
         ("r", "</w>"): 2, ("n", "e"): 6, ("e", "w"): 6, ("e", "s"): 9, ("s", "t"): 9,
         ("t", "</w>"): 9, ("w", "i"): 3, ("i", "d"): 3, ("d", "e"): 3,
@@ -111,9 +110,9 @@ def test_pair_counts_toy_by_hand():
 
 
 def test_pair_counts_weights_and_overlaps():
-    assert pair_counts({("a", "a", "a", "</w>"): 3}) == {("a", "a"): 6, ("a", "</w>"): 3}
-    assert pair_counts({("x", "</w>"): 4, ("x",): 9}) == {("x", "</w>"): 4}
-    assert pair_counts({}) == {}
+    assert count_pairs({("a", "a", "a", "</w>"): 3}) == {("a", "a"): 6, ("a", "</w>"): 3}
+    assert count_pairs({("x", "</w>"): 4, ("x",): 9}) == {("x", "</w>"): 4}
+    assert count_pairs({}) == {}
 
 
 @pytest.mark.parametrize(
@@ -150,7 +149,7 @@ def test_apply_merge():
 
 
 def test_best_pair_and_top_pairs_tie_break():
-    counts = pair_counts(word_counts(TOY))
+    counts = count_pairs(word_counts(TOY))
     # ("e","s"), ("s","t") and ("t","</w>") all occur 9 times: the greatest pair wins
     assert best_pair(counts) == ("t", "</w>")
     assert top_pairs(counts, n=5) == [
@@ -172,7 +171,7 @@ def test_toy_first_merges_by_hand():
 
 
 def test_toy_full_training():
-    bpe = train(TOY, 1000)
+    bpe = WordBPE.train(TOY, 1000)
     assert bpe.merges == [
         ("t", "</w>"), ("s", "t</w>"), ("e", "st</w>"), ("o", "w"), ("l", "ow"), ("w", "est</w>"),
         ("n", "e"), ("ne", "west</w>"), ("low", "</w>"), ("w", "i"), ("wi", "d"), ("wid", "est</w>"),
@@ -185,7 +184,7 @@ def test_toy_full_training():
 
 
 def test_cat_corpus():
-    bpe = train(CAT, 1000)
+    bpe = WordBPE.train(CAT, 1000)
     assert bpe.merges == [
         ("t", "</w>"), ("a", "t</w>"), ("t", "h"), ("th", "e"), ("the", "</w>"),
         ("s", "at</w>"), ("o", "n"), ("on", "</w>"), ("m", "at</w>"), ("c", "at</w>"),
@@ -203,7 +202,7 @@ SOURCE = open(__file__, encoding="utf-8").read().replace("</w>", "").replace("<|
 )
 def test_trainer_matches_naive_reference(corpus, num_merges):
     base = len(SPECIALS) + len(set("".join(corpus.split()))) + 1
-    bpe = train(corpus, base + num_merges)
+    bpe = WordBPE.train(corpus, base + num_merges)
     assert bpe.merges == naive_merges(corpus, num_merges)
     assert (bpe.stop_reason == STOP_VOCAB_SIZE) == (len(bpe.merges) == num_merges)
 
@@ -211,7 +210,7 @@ def test_trainer_matches_naive_reference(corpus, num_merges):
 @PROPERTY
 @given(corpus_st, st.integers(min_value=0, max_value=30))
 def test_trainer_matches_naive_reference_property(corpus, extra):
-    bpe = train(corpus, len(SPECIALS) + len(set(corpus) - {" "}) + 1 + extra)
+    bpe = WordBPE.train(corpus, len(SPECIALS) + len(set(corpus) - {" "}) + 1 + extra)
     assert bpe.alphabet == sorted(set(corpus) - {" "})
     assert bpe.merges == naive_merges(corpus, extra)
     assert (bpe.stop_reason == STOP_VOCAB_SIZE) == (len(bpe.merges) == extra)
@@ -222,42 +221,42 @@ def test_trainer_matches_naive_reference_property(corpus, extra):
 
 
 def test_ids_are_stable_and_specials_first():
-    bpe = train(TOY, 1000)
+    bpe = WordBPE.train(TOY, 1000)
     assert [bpe.vocab[i] for i in range(4)] == ["<|pad|>", "<|bos|>", "<|eos|>", "<|unk|>"]
     assert SPECIALS == ("<|pad|>", "<|bos|>", "<|eos|>", "<|unk|>")
     assert [bpe.vocab[i] for i in range(4, 15)] == ["</w>", "d", "e", "i", "l", "n", "o", "r", "s", "t", "w"]
     assert [bpe.vocab[15 + k] for k in range(len(bpe.merges))] == [a + b for a, b in bpe.merges]
     assert sorted(bpe.vocab) == list(range(30))
     assert bpe.token_to_id == {s: i for i, s in bpe.vocab.items()}
-    assert train(TOY, 1000).vocab == bpe.vocab  # deterministic
+    assert WordBPE.train(TOY, 1000).vocab == bpe.vocab  # deterministic
     # specials keep ids 0-3 whatever the corpus
-    assert [train("zzz yy", 100).vocab[i] for i in range(4)] == list(SPECIALS)
+    assert [WordBPE.train("zzz yy", 100).vocab[i] for i in range(4)] == list(SPECIALS)
 
 
 def test_vocab_size_limits():
-    assert train(TOY, 15).merges == []  # exactly the 4 specials + 10 characters + </w>
-    assert train(TOY, 15).stop_reason == STOP_VOCAB_SIZE
-    assert len(train(TOY, 18).merges) == 3
-    assert len(train(TOY, 30).merges) == 15 and train(TOY, 30).stop_reason == STOP_VOCAB_SIZE
-    assert len(train(TOY, 31).merges) == 15 and train(TOY, 31).stop_reason == STOP_NO_PAIR
+    assert WordBPE.train(TOY, 15).merges == []  # exactly the 4 specials + 10 characters + </w>
+    assert WordBPE.train(TOY, 15).stop_reason == STOP_VOCAB_SIZE
+    assert len(WordBPE.train(TOY, 18).merges) == 3
+    assert len(WordBPE.train(TOY, 30).merges) == 15 and WordBPE.train(TOY, 30).stop_reason == STOP_VOCAB_SIZE
+    assert len(WordBPE.train(TOY, 31).merges) == 15 and WordBPE.train(TOY, 31).stop_reason == STOP_NO_PAIR
     with pytest.raises(ValueError, match="at least 15"):
-        train(TOY, 14)
+        WordBPE.train(TOY, 14)
 
 
 def test_early_stop_when_no_pair_occurs_twice():
-    bpe = train("abc abd", 100)
+    bpe = WordBPE.train("abc abd", 100)
     assert bpe.merges == [("a", "b")]  # count 2; afterwards every pair occurs once
     assert bpe.stop_reason == STOP_NO_PAIR == "no pair occurs at least twice"
-    assert train("abcdef", 100).merges == []
-    assert train("abcdef", 100).stop_reason == STOP_NO_PAIR
+    assert WordBPE.train("abcdef", 100).merges == []
+    assert WordBPE.train("abcdef", 100).stop_reason == STOP_NO_PAIR
 
 
 def test_trace():
-    bpe = train(TOY, 1000, trace=True)
+    bpe = WordBPE.train(TOY, 1000, trace=True)
     assert [s.step for s in bpe.trace] == list(range(1, 16))
     assert [s.pair for s in bpe.trace] == bpe.merges
     first = bpe.trace[0]
-    assert first == MergeStep(1, ("t", "</w>"), 9, "t</w>", 15, top_pairs(pair_counts(word_counts(TOY))))
+    assert first == MergeStep(1, ("t", "</w>"), 9, "t</w>", 15, top_pairs(count_pairs(word_counts(TOY))))
     assert first.top_pairs[:4] == [(("t", "</w>"), 9), (("s", "t"), 9), (("e", "s"), 9), (("w", "e"), 8)]
     assert [s.count for s in bpe.trace] == [9, 9, 9, 7, 7, 6, 6, 6, 5, 3, 3, 3, 2, 2, 2]
     for s in bpe.trace:
@@ -266,16 +265,16 @@ def test_trace():
         assert all(c > 0 for _, c in s.top_pairs) and len(s.top_pairs) <= 10
         assert s.top_pairs == sorted(s.top_pairs, key=lambda kv: (kv[1], kv[0]), reverse=True)
     assert bpe.trace[-1].top_pairs == [(("lowe", "r</w>"), 2)]
-    assert train(TOY, 1000).trace == []  # only recorded when asked for
+    assert WordBPE.train(TOY, 1000).trace == []  # only recorded when asked for
 
 
 @PROPERTY
 @given(corpus_st)
 def test_trace_top_pairs_are_the_true_counts(corpus):
-    bpe = train(corpus, 100, trace=True)
+    bpe = WordBPE.train(corpus, 100, trace=True)
     words = word_counts(corpus)
     for step in bpe.trace:
-        counts = pair_counts(words)
+        counts = count_pairs(words)
         assert step.top_pairs == top_pairs(counts) and step.count == counts[step.pair]
         words = apply_merge(words, step.pair)
 
@@ -285,7 +284,7 @@ def test_trace_top_pairs_are_the_true_counts(corpus):
 @PROPERTY
 @given(corpus_st, st.text(alphabet=LETTERS + " \n\t", max_size=40), st.booleans(), st.booleans())
 def test_encode_decode_round_trip(corpus, raw, bos, eos):
-    bpe = train(corpus, 60)
+    bpe = WordBPE.train(corpus, 60)
     text = "".join(ch for ch in raw if ch.isspace() or ch in bpe.alphabet)  # characters seen in training
     ids = bpe.encode(text, bos=bos, eos=eos)
     assert bpe.decode(ids) == " ".join(text.split())
@@ -297,7 +296,7 @@ def test_encode_decode_round_trip(corpus, raw, bos, eos):
 @PROPERTY
 @given(corpus_st, st.text(alphabet=LETTERS + "xy ", max_size=40))
 def test_rank_encoder_equals_in_order_encoder(corpus, text):
-    bpe = train(corpus, 80)
+    bpe = WordBPE.train(corpus, 80)
     words = text.split() + corpus.split()
     for word in words:
         assert bpe.tokenize_word_by_rank(word) == bpe.tokenize_word(word)
@@ -319,7 +318,7 @@ def test_tokenize_word_applies_merges_in_learned_order():
 
 
 def test_unseen_characters_become_unk():
-    bpe = train(TOY, 1000)
+    bpe = WordBPE.train(TOY, 1000)
     assert bpe.tokenize_word("unlowered") == [UNK, "n", "lowe", "r", "e", "d", "</w>"]
     assert bpe.tokenize_word("lowest") == ["low", "est</w>"]
     ids = bpe.encode("unlowered low")
@@ -329,18 +328,18 @@ def test_unseen_characters_become_unk():
 
 
 def test_decode_details():
-    bpe = train(TOY, 1000)
+    bpe = WordBPE.train(TOY, 1000)
     assert bpe.decode([]) == ""
     assert bpe.decode([1, 2, 0]) == ""
     assert bpe.decode([bpe.token_to_id[c] for c in "low"]) == "low"  # no </w>: the word stays open
     assert bpe.decode([bpe.token_to_id["low"], 4, bpe.token_to_id["low"], 4]) == "low low"
     # a word may literally contain "</w>" when encoding; it must come back as text, not a space
-    odd = train("a</ w> <b a</ w> <b", 100)
+    odd = WordBPE.train("a</ w> <b a</ w> <b", 100)
     assert odd.decode(odd.encode("a</w>b </w>")) == "a</w>b </w>"
 
 
 def test_from_merges_and_truncated():
-    bpe = train(TOY, 1000, trace=True)
+    bpe = WordBPE.train(TOY, 1000, trace=True)
     again = WordBPE.from_merges(bpe.merges, bpe.alphabet)
     assert again.vocab == bpe.vocab and again.encode(TOY) == bpe.encode(TOY)
     assert again.stop_reason is None and again.trace == []
@@ -360,14 +359,14 @@ def test_from_merges_and_truncated():
 
 
 def test_empty_corpus():
-    bpe = train("", 100)
+    bpe = WordBPE.train("", 100)
     assert bpe.vocab == {0: "<|pad|>", 1: "<|bos|>", 2: "<|eos|>", 3: "<|unk|>", 4: "</w>"}
     assert bpe.merges == [] and bpe.stop_reason == STOP_NO_PAIR
-    assert train(" \n\t ", 5).stop_reason == STOP_VOCAB_SIZE
+    assert WordBPE.train(" \n\t ", 5).stop_reason == STOP_VOCAB_SIZE
     assert bpe.tokenize("hi") == [UNK, UNK, "</w>"]
     assert bpe.encode("") == [] and bpe.decode([]) == ""
     with pytest.raises(ValueError, match="at least 5"):
-        train("", 4)
+        WordBPE.train("", 4)
 
 
 # --- errors --------------------------------------------------------------------------------------
@@ -375,20 +374,20 @@ def test_empty_corpus():
 @pytest.mark.parametrize("bad", ["100", 100.0, None, True])
 def test_vocab_size_must_be_int(bad):
     with pytest.raises(TypeError, match="vocab_size must be an int"):
-        train(TOY, bad)
+        WordBPE.train(TOY, bad)
 
 
 def test_errors():
-    bpe = train(TOY, 1000)
+    bpe = WordBPE.train(TOY, 1000)
     with pytest.raises(ValueError, match="unknown token id 30"):
         bpe.decode([5, 30])
     with pytest.raises(ValueError, match="unknown token id -1"):
         bpe.decode([-1])
     with pytest.raises(TypeError, match="corpus must be a str"):
-        train(b"low", 100)
+        WordBPE.train(b"low", 100)
     for reserved in ("</w>", "<|unk|>", "<|pad|>"):
         with pytest.raises(ValueError, match="reserved"):
-            train(f"a{reserved}b", 100)
+            WordBPE.train(f"a{reserved}b", 100)
     for word in ("", "a b"):
         with pytest.raises(ValueError, match="one non-empty word"):
             bpe.tokenize_word(word)

@@ -1,7 +1,7 @@
 """Checkers for chapter 2 (counting pairs and making one merge).
 
->>> from bpe_course.wordbpe import merge_pair, pair_counts
->>> check_count_pairs(pair_counts).ok, check_merge_word(merge_pair).ok
+>>> from bpe_course.wordbpe import merge_pair, count_pairs
+>>> check_count_pairs(count_pairs).ok, check_merge_pair(merge_pair).ok
 (True, True)
 >>> check_first_merge(("p", "u"))
 ❌ Not yet. ('p', 'u') does occur 6 times, but so do ('u', 'n') and ('n', '</w>'): a tie.
@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from ..wordbpe import EOW, Pair, Word, best_pair, merge_pair, pair_counts, word_counts
+from ..wordbpe import EOW, Pair, Word, best_pair, count_pairs, merge_pair, word_counts
 from .feedback import Feedback, correct, run_cases, wrong
 
 # ---------------------------------------------------------------- exercise 1: count_pairs
@@ -36,7 +36,7 @@ def _as_counts(result: Any) -> dict[Pair, int] | None:
 
 
 def _unweighted(words: Mapping[Word, int]) -> dict[Pair, int]:
-    return dict(pair_counts({word: 1 for word in words}))
+    return dict(count_pairs({word: 1 for word in words}))
 
 
 def _non_overlapping(words: Mapping[Word, int]) -> dict[Pair, int]:
@@ -61,13 +61,13 @@ def _diagnose_counts(case: tuple, expected: dict, got: Any) -> str:
     return "for each word and frequency: `for pair in zip(word, word[1:]): counts[pair] += freq`."
 
 
-def check_count_pairs(count_pairs: Callable[[Mapping[Word, int]], Mapping[Pair, int]]) -> Feedback:
+def check_count_pairs(yours: Callable[[Mapping[Word, int]], Mapping[Pair, int]]) -> Feedback:
     """Exercise 2.1: ``count_pairs(words)`` -> ``{pair: count}``, every word weighted by its frequency."""
-    return run_cases(count_pairs, COUNT_CASES, lambda words: dict(pair_counts(words)), name="count_pairs",
+    return run_cases(yours, COUNT_CASES, lambda words: dict(count_pairs(words)), name="count_pairs",
                      same=lambda expected, got: _as_counts(got) == expected, diagnose=_diagnose_counts)
 
 
-# ---------------------------------------------------------------- exercise 2: merge_word
+# ---------------------------------------------------------------- exercise 2: merge_pair
 
 MERGE_CASES: list[tuple[Word, Pair]] = [
     (("l", "o", "w", EOW), ("o", "w")),
@@ -96,9 +96,9 @@ def _diagnose_merge(case: tuple, expected: Word, got: Any) -> str:
     return "walk through the symbols; where symbols[i], symbols[i+1] == pair, emit the joined symbol and skip both."
 
 
-def check_merge_word(merge_word: Callable[[Sequence[str], Pair], Sequence[str]]) -> Feedback:
-    """Exercise 2.2: ``merge_word(symbols, pair)`` joins every occurrence of ``pair``, left to right."""
-    return run_cases(merge_word, MERGE_CASES, merge_pair, name="merge_word",
+def check_merge_pair(yours: Callable[[Sequence[str], Pair], Sequence[str]]) -> Feedback:
+    """Exercise 2.2: ``merge_pair(symbols, pair)`` joins every occurrence of ``pair``, left to right."""
+    return run_cases(yours, MERGE_CASES, merge_pair, name="merge_pair",
                      same=lambda expected, got: isinstance(got, (tuple, list)) and tuple(got) == expected,
                      diagnose=_diagnose_merge)
 
@@ -110,7 +110,7 @@ FIRST_MERGE_CORPUS = "hug " * 3 + "pug " * 2 + "pun " * 4 + "bun " * 2
 
 def check_first_merge(answer: Pair) -> Feedback:
     """Exercise 2.3: which pair does BPE merge first on ``FIRST_MERGE_CORPUS``? Answer a tuple such as ``("h", "u")``."""
-    counts = pair_counts(word_counts(FIRST_MERGE_CORPUS))
+    counts = count_pairs(word_counts(FIRST_MERGE_CORPUS))
     expected = best_pair(counts)
     if not isinstance(answer, tuple) or len(answer) != 2:
         return wrong(f"{answer!r} is not a pair.", 'answer a tuple of two symbols, e.g. ("h", "u").')

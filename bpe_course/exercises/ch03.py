@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..wordbpe import SPECIALS, Pair, WordBPE, apply_merge, pair_counts, word_counts
+from ..wordbpe import SPECIALS, Pair, WordBPE, apply_merge, count_pairs, word_counts
 from .feedback import Feedback, correct, run_cases, wrong
 
 BIG = 10**6  # a vocab_size no toy corpus reaches: training runs until no pair repeats
@@ -120,7 +120,7 @@ def _counts_after(corpus: str, merges: list[Pair]) -> dict[Pair, int]:
     words = word_counts(corpus)
     for pair in merges:
         words = apply_merge(words, pair)
-    return pair_counts(words)
+    return count_pairs(words)
 
 
 def check_learn_merges(learn_merges: Callable[[str, int], list[Pair]]) -> Feedback:

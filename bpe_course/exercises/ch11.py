@@ -47,12 +47,9 @@ DELTA_CASES: list[tuple[Word, Pair]] = [
 ]
 
 
-merge_symbols = merge_pair  # the same left-to-right, non-overlapping merge, on bytes
-
-
 def true_delta(word: Word, pair: Pair) -> Counter:
     """How each pair's count in ``word`` changes when ``pair`` is merged: a recount, after minus before."""
-    merged = merge_symbols(word, pair)
+    merged = merge_pair(word, pair)
     delta = Counter(zip(merged, merged[1:]))
     delta.subtract(Counter(zip(word, word[1:])))
     return Counter({p: d for p, d in delta.items() if d})

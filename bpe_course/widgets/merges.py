@@ -20,7 +20,7 @@ from collections.abc import Mapping
 import ipywidgets as widgets
 
 from ..viz import chips_html
-from ..wordbpe import Pair, Word, apply_merge, best_pair, pair_counts, top_pairs, word_counts
+from ..wordbpe import Pair, Word, apply_merge, best_pair, count_pairs, top_pairs, word_counts
 
 BAR_COLOUR, BEST_COLOUR = "#a0c4ff", "#ffadad"
 
@@ -118,7 +118,7 @@ class PairExplorer:
         """Back to single characters, no merges."""
         self.words = dict(self.initial_words)
         self.merges: list[Pair] = []
-        self.counts = pair_counts(self.words)
+        self.counts = count_pairs(self.words)
         self._render("Every word is split into characters plus </w>. Click <b>apply best merge</b>.")
 
     def best(self) -> Pair | None:
@@ -137,7 +137,7 @@ class PairExplorer:
         count = self.counts[pair]
         self.words = apply_merge(self.words, pair)
         self.merges.append(pair)
-        self.counts = pair_counts(self.words)
+        self.counts = count_pairs(self.words)
         new = html.escape(pair[0] + pair[1])
         self._render(f"Merge {len(self.merges)}: <code>{html.escape(pair_label(pair))}</code> → "
                      f"<code>{new}</code> (it occurred {count:,} times).")

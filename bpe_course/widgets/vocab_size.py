@@ -27,17 +27,10 @@ MAX_MERGES = 8192
 COLUMNS = ["corpus", "tokenizer", "merges", "vocab_size", "tokens", "words", "tokens_per_word", "bytes_per_token"]
 
 
-def train_and_heldout(source: str) -> tuple[str, str]:
-    """A (train, held-out) split: the frozen one for built-in corpora, else the last 10% of the file."""
-    if source in corpus.names():
-        return corpus.train_heldout(source)
-    return corpus.split_text(corpus.load_text(source))
-
-
 @lru_cache(maxsize=8)
 def trained_tokenizer(source: str, max_merges: int = MAX_MERGES) -> Tokenizer:
     """A byte-level tokenizer (GPT-2 pattern) trained once on ``source``'s training part."""
-    train, _ = train_and_heldout(source)
+    train, _ = corpus.train_heldout(source)
     vocab, merges = train_bpe(train, 256 + max_merges)
     return Tokenizer(vocab, merges)
 
@@ -90,7 +83,7 @@ def vocab_size_data(sources: Sequence[str], lo: int = 0, hi: int = MAX_MERGES, n
     truncated to each merge count in ``lo..hi``."""
     frames = []
     for source in sources:
-        _, heldout = train_and_heldout(source)
+        _, heldout = corpus.train_heldout(source)
         tok = (trained or {}).get(source) or trained_tokenizer(source, max(max_merges, hi))
         frames.append(curve(tok, heldout, merge_counts(lo, hi, n_points), source))
         if references:
@@ -106,7 +99,7 @@ def _cached_references(source: str, references: Mapping[str, Tokenizer]) -> pd.D
     for label, tok in references.items():
         key = (source, label, id(tok))
         if key not in _REFERENCE_CACHE:
-            _REFERENCE_CACHE[key] = reference_rows(train_and_heldout(source)[1], {label: tok}, source)
+            _REFERENCE_CACHE[key] = reference_rows(corpus.train_heldout(source)[1], {label: tok}, source)
         parts.append(_REFERENCE_CACHE[key])
     return pd.concat(parts, ignore_index=True)
 

@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import Locator, expect
 
 from bpe_course import corpus
-from bpe_course.wordbpe import SPECIALS, WordBPE, apply_merge, pair_counts, top_pairs, word_counts
+from bpe_course.wordbpe import SPECIALS, WordBPE, apply_merge, count_pairs, top_pairs, word_counts
 
 from .lab_page import chip_labels, eventually, notebook_constants
 
@@ -36,7 +36,7 @@ def shown_bars(explorer: Locator) -> list[tuple[tuple[str, str], int]]:
 def expect_state(explorer: Locator, text: str, merges: list) -> None:
     """Bars = the top 10 pairs after ``merges`` (best first); word rows = the top 12 words as chips."""
     words = words_after(text, merges)
-    expected_bars = top_pairs(pair_counts(words), 10)
+    expected_bars = top_pairs(count_pairs(words), 10)
     ranked = sorted(words.items(), key=lambda item: (-item[1], item[0]))[:12]
     expected_rows = [(f"×{count}", list(word)) for word, count in ranked]
     rows = explorer.locator(".bpe-word-row")

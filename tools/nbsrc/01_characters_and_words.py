@@ -33,14 +33,7 @@ from bpe_course.viz import chips_html
 # split; your own file is cut at a paragraph break 90% of the way in.
 
 # %%
-def load_split(source: str) -> tuple[str, str]:
-    """(train, held-out) text: the frozen split of a built-in corpus, or your file cut 90/10."""
-    if source in corpus.names():
-        return corpus.train_heldout(source)
-    return corpus.split_text(corpus.load_text(source))
-
-
-train_text, heldout_text = load_split(CORPUS)
+train_text, heldout_text = corpus.train_heldout(CORPUS)
 train_words, heldout_words = train_text.split(), heldout_text.split()
 print(f"train:    {len(train_text):>9,} characters, {len(train_words):>7,} words")
 print(f"held-out: {len(heldout_text):>9,} characters, {len(heldout_words):>7,} words")

@@ -81,9 +81,9 @@ table = pd.DataFrame([(a, b, n) for (a, b), n in pairs.items()], columns=["left"
 table.sort_values(["count", "left", "right"], ascending=False).head(10).reset_index(drop=True)
 
 # %%
-assert pairs == wordbpe.pair_counts(words)
+assert pairs == wordbpe.count_pairs(words)
 assert count_pairs({("a", "a", "a", "</w>"): 1})[("a", "a")] == 2  # overlapping positions both count
-print("count_pairs == bpe_course.wordbpe.pair_counts: True")
+print("count_pairs == bpe_course.wordbpe.count_pairs: True")
 
 # %% [markdown]
 # ## Step 3: pick the best pair — and break ties on purpose
@@ -122,7 +122,7 @@ assert best == wordbpe.best_pair(pairs)
 # new symbol, so `a a a` becomes `aa a`, not `aa aa`.
 
 # %%
-def merge_word(symbols: tuple[str, ...], pair: tuple[str, str]) -> tuple[str, ...]:
+def merge_pair(symbols: tuple[str, ...], pair: tuple[str, str]) -> tuple[str, ...]:
     """Join every occurrence of pair (left to right, no overlaps) into one symbol."""
     out, i = [], 0
     while i < len(symbols):
@@ -136,12 +136,12 @@ def merge_word(symbols: tuple[str, ...], pair: tuple[str, str]) -> tuple[str, ..
 
 
 def apply_merge(words: dict, pair: tuple[str, str]) -> dict:
-    return {merge_word(word, pair): n for word, n in words.items()}
+    return {merge_pair(word, pair): n for word, n in words.items()}
 
 
 for symbols, pair in [(("l", "o", "w", "</w>"), ("o", "w")), (("a", "a", "a"), ("a", "a")), (("a", "bc"), ("ab", "c"))]:
-    print(f"{symbols} + merge {pair} -> {merge_word(symbols, pair)}")
-    assert merge_word(symbols, pair) == wordbpe.merge_pair(symbols, pair)
+    print(f"{symbols} + merge {pair} -> {merge_pair(symbols, pair)}")
+    assert merge_pair(symbols, pair) == wordbpe.merge_pair(symbols, pair)
 
 # %%
 merged = apply_merge(words, best)
@@ -201,14 +201,7 @@ print("the explorer's merges == WordBPE's first 5 merges: True")
 # `</w>`), and sometimes formatting, such as the runs of `-` that draw tables.
 
 # %%
-def load_split(source: str) -> tuple[str, str]:
-    """(train, held-out) text: the frozen split of a built-in corpus, or your file cut 90/10."""
-    if source in corpus.names():
-        return corpus.train_heldout(source)
-    return corpus.split_text(corpus.load_text(source))
-
-
-train_text, heldout_text = load_split(CORPUS)
+train_text, heldout_text = corpus.train_heldout(CORPUS)
 real = PairExplorer(train_text)
 print(f"{len(real.words):,} distinct words; {len(real.counts):,} distinct pairs")
 real
@@ -243,7 +236,7 @@ print(f"explorer: {real.merges}\nWordBPE:  {three.merges}")
 # **2.1** Write `count_pairs(words)` yourself (without looking above!).
 
 # %%
-from bpe_course.exercises.ch02 import FIRST_MERGE_CORPUS, check_count_pairs, check_first_merge, check_merge_word
+from bpe_course.exercises.ch02 import FIRST_MERGE_CORPUS, check_count_pairs, check_first_merge, check_merge_pair
 
 
 def my_count_pairs(words):
@@ -269,21 +262,21 @@ check_count_pairs(my_count_pairs)
 # ```
 # </details>
 #
-# **2.2** Write `merge_word(symbols, pair)`. Joining the symbols into a string and using
+# **2.2** Write `merge_pair(symbols, pair)`. Joining the symbols into a string and using
 # `str.replace` is tempting — the checker has a case for that.
 
 # %%
-def my_merge_word(symbols, pair):
+def my_merge_pair(symbols, pair):
     return tuple(" ".join(symbols).replace(" ".join(pair), "".join(pair)).split())  # starter: the tempting shortcut
 
 
-check_merge_word(my_merge_word)
+check_merge_pair(my_merge_pair)
 
 # %% [markdown]
 # <details><summary>Solution</summary>
 #
 # ```python
-# def my_merge_word(symbols, pair):
+# def my_merge_pair(symbols, pair):
 #     out, i = [], 0
 #     while i < len(symbols):
 #         if i + 1 < len(symbols) and (symbols[i], symbols[i + 1]) == pair:

@@ -26,12 +26,12 @@ import pandas as pd
 from IPython.display import Markdown, display
 
 from bpe_course import corpus, wordbpe
-from bpe_course.wordbpe import WordBPE, apply_merge, pair_counts, word_counts
+from bpe_course.wordbpe import WordBPE, apply_merge, count_pairs, word_counts
 
 # %% [markdown]
 # ## The trainer
 #
-# We reuse chapter 2's pieces — `word_counts`, `pair_counts`, `apply_merge` are the package's
+# We reuse chapter 2's pieces — `word_counts`, `count_pairs`, `apply_merge` are the package's
 # versions of the functions you wrote there (chapter 2 checked they agree) — and write the loop.
 #
 # The vocabulary starts with the four special tokens (ids 0–3: padding, beginning and end of
@@ -48,7 +48,7 @@ def train(corpus_text: str, vocab_size: int):
     vocab = SPECIALS + sorted({symbol for word in words for symbol in word})
     merges, trace = [], []
     while len(vocab) < vocab_size:
-        pairs = pair_counts(words)
+        pairs = count_pairs(words)
         if not pairs or max(pairs.values()) < 2:
             return vocab, merges, trace, "no pair occurs at least twice"
         best = max(pairs, key=lambda pair: (pairs[pair], pair))  # ties: the greatest pair
@@ -75,7 +75,7 @@ n_base = len(vocab) - len(SPECIALS) - len(merges)
 final_words = word_counts(TOY)
 for pair in merges:
     final_words = apply_merge(final_words, pair)
-left = pair_counts(final_words)
+left = count_pairs(final_words)
 if left:
     why = (f"{len(left)} different pairs remain, but the most frequent occurs only {max(left.values())} time(s): "
            "a merge would make a token used once, memorising the corpus rather than finding a reusable piece.")
@@ -126,7 +126,7 @@ print("the corpus now tokenizes as:", " · ".join(cat.tokenize("the cat sat on t
 cat_words = word_counts(CAT)
 for pair in cat.merges:
     cat_words = apply_merge(cat_words, pair)
-assert all(len(word) == 1 for word in cat_words) and not pair_counts(cat_words)
+assert all(len(word) == 1 for word in cat_words) and not count_pairs(cat_words)
 display(Markdown(
     f"The corpus has only {len(cat_words)} distinct words. After {len(cat.merges)} merges each of them is a "
     "single token, so there are no pairs left at all — training cannot reach "
@@ -175,7 +175,7 @@ def train_variant(text: str, vocab_size: int, specials: bool = True, end_of_word
     base = len(SPECIALS) * specials + len({s for word in words for s in word})
     merges = []
     while base + len(merges) < vocab_size:
-        pairs = pair_counts(words)
+        pairs = count_pairs(words)
         if not pairs:
             break
         best = choose(pairs, tie)
@@ -282,14 +282,7 @@ display(Markdown(
 # the same algorithm, different data:
 
 # %%
-def load_split(source: str) -> tuple[str, str]:
-    """(train, held-out) text: the frozen split of a built-in corpus, or your file cut 90/10."""
-    if source in corpus.names():
-        return corpus.train_heldout(source)
-    return corpus.split_text(corpus.load_text(source))
-
-
-train_text, heldout_text = load_split(CORPUS)
+train_text, heldout_text = corpus.train_heldout(CORPUS)
 bpe = WordBPE.train(train_text, VOCAB_SIZE, trace=True)
 print(bpe, "| stop reason:", bpe.stop_reason)
 real_tokens = bpe.tokenize("unlowered")
@@ -406,7 +399,7 @@ def learn_merges(corpus_text, num_merges):
     words = word_counts(corpus_text)
     merges = []
     while len(merges) < num_merges:  # starter: forgets to stop when no pair repeats
-        pairs = pair_counts(words)
+        pairs = count_pairs(words)
         if not pairs:
             break
         best = max(pairs, key=lambda pair: (pairs[pair], pair))

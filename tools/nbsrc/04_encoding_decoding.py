@@ -38,15 +38,7 @@ CORPUS = "python_docs"  # or the path of your own UTF-8 text file
 TRAIN_CHARS = 100_000
 VOCAB_SIZE = 600
 
-
-def train_and_heldout(source: str) -> tuple[str, str]:
-    """A (train, held-out) split: the frozen one for built-in corpora, else the last 10% of the file."""
-    if source in corpus.names():
-        return corpus.train_heldout(source)
-    return corpus.split_text(corpus.load_text(source))
-
-
-train_text, heldout_text = train_and_heldout(CORPUS)
+train_text, heldout_text = corpus.train_heldout(CORPUS)
 train_text = train_text[:TRAIN_CHARS]
 print(f"{CORPUS}: {len(train_text):,} training characters, {len(heldout_text):,} held-out characters")
 

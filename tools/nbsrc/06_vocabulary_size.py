@@ -22,10 +22,10 @@
 import pandas as pd
 from IPython.display import HTML, Markdown, display
 
-from bpe_course import Tokenizer, cl100k, gpt2, train_bpe
+from bpe_course import Tokenizer, cl100k, corpus, gpt2, train_bpe
 from bpe_course.viz import encoded_chips_html
 from bpe_course.widgets.vocab_size import (
-    VocabSizeExplorer, curve, merge_counts, plot_vocab_size, train_and_heldout, vocab_size_data)
+    VocabSizeExplorer, curve, merge_counts, plot_vocab_size, vocab_size_data)
 
 # %% [markdown]
 # The corpora to compare: built-in names or paths of your own UTF-8 text files. The first one is
@@ -58,7 +58,7 @@ def bytes_per_token(tok: Tokenizer, text: str) -> float:
     return len(text.encode("utf-8")) / len(tok.encode_ordinary(text))
 
 
-train_text, heldout_text = train_and_heldout(CORPORA[0])
+train_text, heldout_text = corpus.train_heldout(CORPORA[0])
 print(f"{CORPORA[0]}: {len(train_text):,} training characters; held-out: {len(heldout_text):,} characters, "
       f"{len(heldout_text.split()):,} words")
 
@@ -195,7 +195,7 @@ display(explorer.box)
 # %%
 explorer.show(corpus="python_code", merges=(0, 1024))
 code_rows = explorer.data[explorer.data["tokenizer"] == "trained"]
-code_train, code_heldout = train_and_heldout("python_code")
+code_train, code_heldout = corpus.train_heldout("python_code")
 code_tok = Tokenizer(*train_bpe(code_train, 256 + 1024))
 assert abs(code_rows["tokens_per_word"].iloc[-1] - tokens_per_word(code_tok, code_heldout)) < 1e-12
 print(f"{len(code_rows)} points from {code_rows['merges'].min()} to {code_rows['merges'].max()} merges; "

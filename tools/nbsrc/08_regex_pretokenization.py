@@ -40,15 +40,7 @@ CORPUS = "python_docs"  # or the path of your own UTF-8 text file
 TRAIN_CHARS = 50_000
 VOCAB_SIZE = 512
 
-
-def load_split(source: str) -> tuple[str, str]:
-    """(train, held-out) for a built-in corpus or a file of yours."""
-    if source in corpus.names():
-        return corpus.train_heldout(source)
-    return corpus.split_text(corpus.load_text(source))
-
-
-train_all, heldout_text = load_split(CORPUS)
+train_all, heldout_text = corpus.train_heldout(CORPUS)
 train_text = train_all[:TRAIN_CHARS]
 print(f"training on {len(train_text):,} characters of {CORPUS}; held-out part: {len(heldout_text):,} characters")
 

@@ -357,7 +357,7 @@ print([token_label(tree.token) for tree in explorer.trees()])
 # %% [markdown]
 # ## 6. Our parse equals the package's
 #
-# `bpe_course.gpt2()` reads the same files (through `bpe_course.io.read_gpt2_files`). Our teaching
+# `bpe_course.gpt2()` reads the same files (through `bpe_course.formats.read_gpt2_files`). Our teaching
 # version produced the same data:
 
 # %%

@@ -34,9 +34,10 @@ from IPython.display import HTML, Markdown, display
 
 import bpe_course
 from bpe_course import Tokenizer, corpus, train_bpe
-from bpe_course.io import read_tiktoken_ranks
+from bpe_course.files import sha256_file
+from bpe_course.formats import read_tiktoken_ranks
 from bpe_course.pretokenize import GPT2_PATTERN, GPT4_PATTERN, pretokenize
-from bpe_course.pretrained import CL100K_SHA256, CL100K_SPECIALS, packaged_file, sha256_of
+from bpe_course.pretrained import CL100K_SHA256, CL100K_SPECIALS, packaged_file
 from bpe_course.viz import chips_html, encoded_chips_html
 
 # %% [markdown]
@@ -47,7 +48,7 @@ from bpe_course.viz import chips_html, encoded_chips_html
 
 # %%
 path = packaged_file("tiktoken_ext", "cl100k_base.tiktoken")
-digest = sha256_of(path)
+digest = sha256_file(path)
 print(f"file:     {path.name} ({path.stat().st_size:,} bytes)")
 print(f"sha256:   {digest}")
 print(f"expected: {CL100K_SHA256}")
@@ -80,7 +81,7 @@ assert sorted(ranks.values()) == list(range(len(ranks)))
 single_bytes = [t for t in ranks if len(t) == 1]
 print(f"{len(ranks):,} tokens, ranks 0..{len(ranks) - 1:,}; {len(single_bytes)} of them single bytes, "
       f"holding ranks {min(ranks[t] for t in single_bytes)}..{max(ranks[t] for t in single_bytes)}")
-print("same dictionary as bpe_course.io.read_tiktoken_ranks:", ranks == read_tiktoken_ranks(path))
+print("same dictionary as bpe_course.formats.read_tiktoken_ranks:", ranks == read_tiktoken_ranks(path))
 
 # %% [markdown]
 # So the first 256 ranks are the 256 single bytes, and every later rank is a longer token. A BPE

@@ -49,7 +49,7 @@ from tokenizers import models, pre_tokenizers, trainers
 from bpe_course import corpus, train_bpe
 from bpe_course.bytelevel import str_to_token, token_to_str
 from bpe_course.pretokenize import GPT2_PATTERN, pretokenize, safe_cut
-from bpe_course.parallel_count import PARALLEL_MIN_CHARS
+from bpe_course.fast.parallel import PARALLEL_MIN_CHARS
 
 PATTERN = GPT2_PATTERN  # train_bpe's default pre-tokenization, and the one HF's ByteLevel uses
 text = corpus.load_text(CORPUS)
@@ -73,7 +73,7 @@ def as_tokens(piece: str) -> tuple[bytes, ...]:
     return tuple(bytes([b]) for b in piece.encode("utf-8"))
 
 
-def merge_word(word: tuple[bytes, ...], pair: tuple[bytes, bytes]) -> tuple[bytes, ...]:
+def merge_pair(word: tuple[bytes, ...], pair: tuple[bytes, bytes]) -> tuple[bytes, ...]:
     """Join every occurrence of ``pair`` in ``word``, left to right, without overlaps."""
     out, i = [], 0
     while i < len(word):
@@ -109,7 +109,7 @@ def train_rung1(text: str, n_merges: int) -> list[tuple[bytes, bytes]]:
             break
         pair = best_pair(counts)
         merges.append(pair)
-        sequence = [merge_word(word, pair) for word in sequence]
+        sequence = [merge_pair(word, pair) for word in sequence]
     return merges
 
 
@@ -165,7 +165,7 @@ def train_rung2(text: str, n_merges: int) -> list[tuple[bytes, bytes]]:
             break
         pair = best_pair(counts)
         merges.append(pair)
-        words = {merge_word(word, pair): freq for word, freq in words.items()}
+        words = {merge_pair(word, pair): freq for word, freq in words.items()}
     return merges
 
 
@@ -224,7 +224,7 @@ def learn_incremental(word_counts: Counter, n_merges: int) -> tuple[list, int]:
         merges.append(pair)
         changed = set()
         for i in where.pop(pair):
-            old, new = words[i], merge_word(words[i], pair)
+            old, new = words[i], merge_pair(words[i], pair)
             if new == old:
                 continue
             for p in zip(old, old[1:]):
@@ -338,10 +338,10 @@ print("rung 4 merges == naive:", train_rung4(check_text, N_MERGES) == reference)
 # ## Beside them: the package and Hugging Face
 #
 # The package's `train_bpe(..., method="fast")` is built on the ideas of rungs 3 and 4, tuned
-# further: it counts each distinct stretch of text between spaces once (`bpe_course/fast_count.py`), keeps
+# further: it counts each distinct stretch of text between spaces once (`bpe_course/fast/count.py`), keeps
 # every word as a string with one character per token so that finding and merging a pair are `str.find`
-# and `str.replace` (`bpe_course/fast_merge.py`), and shares big inputs out to worker processes
-# (`bpe_course/parallel_count.py`). Hugging Face's `tokenizers` trains in Rust;
+# and `str.replace` (`bpe_course/fast/merge.py`), and shares big inputs out to worker processes
+# (`bpe_course/fast/parallel.py`). Hugging Face's `tokenizers` trains in Rust;
 # we give it the same pre-tokenization (its `ByteLevel` pre-tokenizer uses GPT-2's regex) and the
 # same 256-byte alphabet, and read its merges back as bytes.
 
@@ -492,7 +492,7 @@ def pair_counts_after(text: str, merges: list[tuple[bytes, bytes]]) -> Counter:
     """Pair counts of ``text`` after applying ``merges`` (rung 2's counting)."""
     words = count_words(text)
     for pair in merges:
-        words = Counter({merge_word(word, pair): freq for word, freq in words.items()})
+        words = Counter({merge_pair(word, pair): freq for word, freq in words.items()})
     counts = Counter()
     for word, freq in words.items():
         for pair in zip(word, word[1:]):
@@ -562,7 +562,7 @@ check_pair_delta(pair_delta)
 #
 # ```python
 # def pair_delta(word, pair):
-#     new = merge_word(word, pair)
+#     new = merge_pair(word, pair)
 #     delta = Counter(zip(new, new[1:]))
 #     delta.subtract(Counter(zip(word, word[1:])))
 #     return {p: d for p, d in delta.items() if d}
@@ -614,7 +614,7 @@ check_train_words(train_words)
 #             break
 #         pair = best_pair(counts)
 #         merges.append(pair)
-#         words = {merge_word(word, pair): freq for word, freq in words.items()}
+#         words = {merge_pair(word, pair): freq for word, freq in words.items()}
 #     return merges
 # ```
 # </details>

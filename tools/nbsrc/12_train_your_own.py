@@ -46,7 +46,8 @@ from IPython.display import HTML, Markdown, display
 
 import bpe_course
 from bpe_course import Tokenizer, corpus, train_bpe
-from bpe_course.formats_tiktoken import NO_PATTERN_FOR_TIKTOKEN, tiktoken_encoding
+from bpe_course.formats.tiktoken_bpe import NO_PATTERN_FOR_TIKTOKEN
+from bpe_course.interop import tiktoken_encoding
 from bpe_course.pretokenize import GPT2_PATTERN
 from bpe_course.viz import encoded_chips_html, token_label
 
@@ -58,14 +59,7 @@ from bpe_course.viz import encoded_chips_html, token_label
 # on text it has never seen.
 
 # %%
-def train_and_heldout(source: str) -> tuple[str, str]:
-    """A built-in corpus's frozen (train, held-out) split, or your file cut at a blank line."""
-    if source in corpus.names():
-        return corpus.train_heldout(source)
-    return corpus.split_text(corpus.load_text(source))
-
-
-train_text, heldout_text = train_and_heldout(CORPUS)
+train_text, heldout_text = corpus.train_heldout(CORPUS)
 corpus_label = CORPUS if CORPUS in corpus.names() else "your file"  # subtle: never print a path
 print(f"corpus: {corpus_label}")
 print(f"training text: {len(train_text):>9,} characters, {len(train_text.split()):>7,} words")

@@ -1,4 +1,4 @@
-"""Saving and loading tokenizers in four formats, the format detected on load.
+"""Tokenizer files in four formats, as plain data: the format detected on load.
 
 ====================  ==================================================  =====================================
 ``format=``           what is written                                     read by
@@ -11,19 +11,23 @@
 ``"gpt2"``            a directory with ``encoder.json`` + ``vocab.bpe``   GPT-2's own code, HF ``BPE.from_file``
 ====================  ==================================================  =====================================
 
-Each format lives in its own module (``formats_json``, ``formats_hf``, ``formats_tiktoken``,
-``formats_gpt2``), whose docstring gives its exact behaviour. ``save(tok, path)`` writes into
+Each format lives in its own module (``native``, ``hf``, ``tiktoken_bpe``, ``gpt2``), whose
+docstring gives its exact behaviour. Formats read and write plain data (:class:`TokenizerData`:
+vocab, merges, special tokens, pattern) and never build a ``Tokenizer``; ``Tokenizer.save`` and
+``Tokenizer.load`` are the only places that cross that line. ``save(data, path)`` writes into
 ``path``; when ``path`` is an existing directory, a file format goes to its default file name
 inside it. ``load(path)`` accepts a file, or a directory holding exactly one saved tokenizer.
-Every broken file raises :class:`TokenizerFileError` naming the file and the line or JSON key.
+Every broken file raises :class:`~bpe_course.errors.TokenizerFileError` naming the file and the
+line or JSON key.
 
 >>> import tempfile, pathlib
->>> from bpe_course import Tokenizer, train_bpe
->>> tok = Tokenizer(*train_bpe("low low lower", 258))
+>>> from bpe_course import GPT2_PATTERN
+>>> vocab = {i: bytes([i]) for i in range(256)} | {256: b"ow", 257: b"low"}
+>>> data = TokenizerData(vocab, [(b"o", b"w"), (b"l", b"ow")], {}, GPT2_PATTERN)
 >>> with tempfile.TemporaryDirectory() as tmp:
 ...     for fmt in FORMATS:
-...         save(tok, pathlib.Path(tmp) / fmt, format=fmt)
-...         print(fmt, detect_format(pathlib.Path(tmp) / fmt), load(pathlib.Path(tmp) / fmt).merges == tok.merges)
+...         save(data, pathlib.Path(tmp) / fmt, format=fmt)
+...         print(fmt, detect_format(pathlib.Path(tmp) / fmt), load(pathlib.Path(tmp) / fmt) == data)
 bpe-course bpe-course True
 hf hf True
 tiktoken tiktoken True
@@ -36,13 +40,15 @@ import os
 import re
 from pathlib import Path
 
-from .formats_base import TokenizerFileError, parse_json, read_text, write_atomic
-from .formats_gpt2 import gpt2_file_texts, load_gpt2, read_gpt2_files, save_gpt2
-from .formats_hf import load_hf, save_hf
-from .formats_json import FORMAT_NAME, FORMAT_VERSION, from_json, to_json, to_json_text
-from .formats_tiktoken import SIDECAR_FORMAT, load_tiktoken, read_tiktoken_ranks, save_tiktoken, sidecar_path
+from ..errors import TokenizerFileError
+from ..files import read_utf8, write_atomic
+from .common import TokenizerData, parse_json
+from .gpt2 import gpt2_file_texts, load_gpt2, read_gpt2_files, save_gpt2
+from .hf import load_hf, save_hf
+from .native import FORMAT_NAME, FORMAT_VERSION, from_json, to_json, to_json_text
+from .tiktoken_bpe import SIDECAR_FORMAT, load_tiktoken, read_tiktoken_ranks, save_tiktoken, sidecar_path
 
-__all__ = ["FORMATS", "FORMAT_NAME", "FORMAT_VERSION", "DEFAULT_FILENAMES", "TokenizerFileError", "detect_format",
+__all__ = ["FORMATS", "FORMAT_NAME", "FORMAT_VERSION", "DEFAULT_FILENAMES", "TokenizerData", "detect_format",
            "from_json", "gpt2_file_texts", "load", "read_gpt2_files", "read_tiktoken_ranks", "save", "to_json"]
 
 FORMATS = ("bpe-course", "hf", "tiktoken", "gpt2")
@@ -52,7 +58,10 @@ _TIKTOKEN_LINE = re.compile(rb"^[A-Za-z0-9+/=]+ \d+\r?$")
 
 
 def save(tokenizer, path: str | os.PathLike, format: str = FORMAT_NAME) -> None:
-    """Write ``tokenizer`` to ``path`` in ``format``; nothing is left half-written on failure."""
+    """Write ``tokenizer`` (anything with vocab, merges, special_tokens, pattern) to ``path`` in ``format``.
+
+    Nothing is left half-written on failure.
+    """
     path = Path(path)
     _check_format(format)
     if format == "gpt2":
@@ -68,7 +77,7 @@ def save(tokenizer, path: str | os.PathLike, format: str = FORMAT_NAME) -> None:
         save_tiktoken(tokenizer, path)
 
 
-def load(path: str | os.PathLike, format: str | None = None):
+def load(path: str | os.PathLike, format: str | None = None) -> TokenizerData:
     """Read a tokenizer saved in any of :data:`FORMATS`; the format is detected when not given."""
     path = Path(path)
     if not path.exists():
@@ -77,7 +86,7 @@ def load(path: str | os.PathLike, format: str | None = None):
         _check_format(format)
     format, target, data = _resolve(path, format)
     if format == FORMAT_NAME:
-        return from_json(parse_json(read_text(target), target) if data is None else data, target)
+        return from_json(parse_json(read_utf8(target, TokenizerFileError), target) if data is None else data, target)
     if format == "hf":
         return load_hf(target, data)
     if format == "tiktoken":
@@ -113,7 +122,7 @@ def _resolve(path: Path, format: str | None) -> tuple[str, Path, dict | None]:
         if format is None:
             raise TokenizerFileError(f"{path}: not a tokenizer file this version can recognise (not JSON, not "
                                      "'<base64> <rank>' lines); pass format=...")
-    data = parse_json(read_text(path), path)
+    data = parse_json(read_utf8(path, TokenizerFileError), path)
     found = _json_format(data)
     if format is None and found is None:
         raise TokenizerFileError(f"{path}: JSON that is neither a bpe-course tokenizer (\"format\": "

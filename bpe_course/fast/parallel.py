@@ -16,9 +16,9 @@ import re
 from collections import Counter
 from pathlib import Path
 
-from .corpus import read_text_file
-from .fast_count import SEGMENT_PATTERNS, SegmentCounter
-from .pretokenize import safe_cut, split_specials
+from ..errors import CorpusError
+from ..pretokenize import TIKTOKEN_PATTERNS, safe_cut, split_specials
+from .count import SegmentCounter
 
 _VISIBLE_SPACE = re.compile(rb"[!-~] [!-~]")
 PARALLEL_MIN_CHARS = 2_000_000  # below this, starting a worker process costs more than it saves
@@ -27,23 +27,23 @@ STREAM_BYTES = 1 << 20  # a file is decoded this many bytes at a time, so its te
 _SHARED: object = None  # what forked workers read: the text or the file's bytes (never pickled)
 
 
-def count_text(text: str, start: int, end: int, specials: list[str], counter: SegmentCounter) -> None:
+def add_text(text: str, start: int, end: int, specials: list[str], counter: SegmentCounter) -> None:
     """Add the ordinary text of ``text[start:end]`` to ``counter``, special tokens split out."""
     for piece, is_special in split_specials(text[start:end], specials):
         if not is_special:
             counter.add(piece)
 
 
-def count_bytes(data: bytes, start: int, end: int, specials: list[str], counter: SegmentCounter) -> None:
+def add_bytes(data: bytes, start: int, end: int, specials: list[str], counter: SegmentCounter) -> None:
     """Decode ``data[start:end]`` a block at a time, cutting the text only at safe places."""
     decode = codecs.getincrementaldecoder("utf-8")().decode
     carry = ""
     for at in range(start, end, STREAM_BYTES):
         text = carry + decode(memoryview(data)[at:min(at + STREAM_BYTES, end)], at + STREAM_BYTES >= end)
         cut = safe_cut(text, counter.pattern, specials, limit=len(text) - 1) if at + STREAM_BYTES < end else len(text)
-        count_text(text, 0, cut, specials, counter)
+        add_text(text, 0, cut, specials, counter)
         carry = text[cut:]
-    count_text(carry, 0, len(carry), specials, counter)
+    add_text(carry, 0, len(carry), specials, counter)
 
 
 def count_parts(count, shared, cuts: list[int], specials: list[str], counter: SegmentCounter,
@@ -97,7 +97,7 @@ def byte_cuts(data: bytes, pattern: str | None, specials: list[str], workers: in
     subtle: such a space is a safe cut for the GPT patterns (see ``safe_cut``), it is a character
     boundary, and we also make sure that no special token's bytes run across it.
     """
-    workers = _workers(len(data), workers) if pattern in SEGMENT_PATTERNS else 1
+    workers = _workers(len(data), workers) if pattern in TIKTOKEN_PATTERNS else 1
     cuts = [0]
     for k in range(1, workers):
         for found in _VISIBLE_SPACE.finditer(data, max(len(data) * k // workers, cuts[-1])):
@@ -110,7 +110,9 @@ def byte_cuts(data: bytes, pattern: str | None, specials: list[str], workers: in
 
 
 def read_bytes(path: Path) -> bytes:
-    """The bytes of a corpus file (errors for a missing file or a folder as ``read_text_file``)."""
-    if path.is_file():
-        return path.read_bytes()
-    return read_text_file(path).encode("utf-8")  # raises the usual error for a missing file or a folder
+    """The bytes of a corpus file; a missing file or a folder is a clear error."""
+    if path.is_dir():
+        raise CorpusError(f"{path} is a directory, not a text file")
+    if not path.is_file():
+        raise FileNotFoundError(f"no such file: {path}")
+    return path.read_bytes()

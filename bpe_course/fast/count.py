@@ -1,4 +1,4 @@
-"""Pre-tokenizing and counting fast, with exactly the results of :func:`pretokenize.pretokenize`.
+"""Counting pre-tokens fast, with exactly the counts of :func:`bpe_course.pretokenize.pretokenize`.
 
 Running the GPT-2 regex over every word of a big corpus is the slow part of counting: each
 match builds a string in the ``regex`` module. Most of that work is repeated, because natural
@@ -21,9 +21,9 @@ is followed by the next segment's anchor, the last one by the sentinel ``" x"`` 
 we drop). Only a text's first segment (it has no leading anchor) and its last one (``$`` sees
 the real end) are matched on their own.
 
->>> from .pretokenize import GPT2_PATTERN, pretokenize
+>>> from bpe_course.pretokenize import GPT2_PATTERN, pretokenize
 >>> text = "Hello  world!\\n  it's 2024 -- yes\\t no \\n"
->>> count_text(text, GPT2_PATTERN) == Counter(pretokenize(text, GPT2_PATTERN))
+>>> count_ordinary_text(text, GPT2_PATTERN) == Counter(pretokenize(text, GPT2_PATTERN))
 True
 """
 
@@ -31,34 +31,21 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from functools import lru_cache
 from itertools import islice
 
-import regex
-
-from .pretokenize import GPT2_PATTERN, GPT4_PATTERN, compiled_pattern, disagrees, exact_pattern, needs_exact
+from ..pretokenize import TIKTOKEN_PATTERNS, pretokenize
 
 # Unicode White_Space: what the GPT patterns' ``\s`` matches (``re``'s own ``\s`` follows
 # ``str.isspace``, which differs, e.g. on U+001C..U+001F). tests check this list against both.
 WHITE_SPACE = "\t\n\x0b\x0c\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
 _ANCHOR = re.compile(f" (?=[^{WHITE_SPACE}])")
-SEGMENT_PATTERNS = (GPT2_PATTERN, GPT4_PATTERN)
 BLOCK_CHARS = 1 << 18  # segments are cut out of at most this many characters at a time (bounds memory)
 GROUP_SEGMENTS = 1 << 14  # distinct segments matched in one findall (bounds memory)
 _SENTINEL = " x"
 
 
-def split_pretokens(text: str, pattern: str | None) -> list[str]:
-    """Exactly ``pretokenize(text, pattern)``, without a start-up cost on non-ASCII text."""
-    if pattern is None:
-        return [text] if text else []
-    if pattern in SEGMENT_PATTERNS and needs_exact(text):
-        return exact_pattern(pattern).findall(text)
-    return compiled_pattern(pattern).findall(text)
-
-
 # ---- counting ---------------------------------------------------------------------------------
-def count_text(text: str, pattern: str | None, counts: Counter[str] | None = None) -> Counter[str]:
+def count_ordinary_text(text: str, pattern: str | None, counts: Counter[str] | None = None) -> Counter[str]:
     """Add the pre-token counts of ``text`` (ordinary text, no special tokens) to ``counts``."""
     counter = SegmentCounter(pattern)
     counter.add(text)
@@ -78,7 +65,7 @@ class SegmentCounter:
         """Count one whole ordinary text (its start and end are the real start and end)."""
         if not text:
             return
-        first = _ANCHOR.search(text) if self.pattern in SEGMENT_PATTERNS else None
+        first = _ANCHOR.search(text) if self.pattern in TIKTOKEN_PATTERNS else None
         if first is None:
             self.alone[text] += 1
             return
@@ -101,15 +88,15 @@ class SegmentCounter:
             counts.update(self.alone)
             return counts
         for text, n in self.alone.items():
-            _add(counts, split_pretokens(text, self.pattern), n)
+            _add(counts, pretokenize(text, self.pattern), n)
         for head, n in self.heads.items():
-            _add(counts, split_pretokens(head + _SENTINEL, self.pattern)[:-1], n)
+            _add(counts, pretokenize(head + _SENTINEL, self.pattern)[:-1], n)
         by_count: dict[int, list[str]] = defaultdict(list)
         for segment, n in self.segments.items():
             by_count[n].append(segment)
         for n, segments in by_count.items():
             for k in range(0, len(segments), GROUP_SEGMENTS):  # a bounded list of pre-tokens at a time
-                found = split_pretokens(" " + " ".join(segments[k:k + GROUP_SEGMENTS]) + _SENTINEL, self.pattern)
+                found = pretokenize(" " + " ".join(segments[k:k + GROUP_SEGMENTS]) + _SENTINEL, self.pattern)
                 if found[-1] != _SENTINEL:  # cannot happen for the GPT patterns (see the module docstring)
                     raise AssertionError(f"segment joining broke at {found[-2:]!r}")
                 _add(counts, found[:-1], n)

@@ -10,8 +10,8 @@ pre-tokenization pattern: reading always gives the GPT-2 pattern, so only GPT-2-
 tokenizers are written. A token that is neither one byte nor made by a merge is a special token;
 its name is its ``encoder.json`` key, as written.
 
->>> from bpe_course import Tokenizer, train_bpe
->>> encoder, merges = gpt2_file_texts(Tokenizer(*train_bpe("low low lower", 257)))
+>>> vocab = {i: bytes([i]) for i in range(256)} | {256: b"ow"}
+>>> encoder, merges = gpt2_file_texts(TokenizerData(vocab, [(b"o", b"w")], {}, None))
 >>> merges
 '#version: 0.2\\no w\\n'
 >>> encoder[-10:]
@@ -24,10 +24,11 @@ import json
 import os
 from pathlib import Path
 
-from .bytelevel import str_to_token, token_to_str
-from .formats_base import (TokenizerFileError, check_merges_known, make_tokenizer, parse_merge, read_json,
-                           read_text, write_atomic)
-from .pretokenize import GPT2_PATTERN
+from ..bytelevel import str_to_token, token_to_str
+from ..errors import TokenizerFileError
+from ..files import read_utf8, write_atomic
+from ..pretokenize import GPT2_PATTERN
+from .common import TokenizerData, check_merges_known, parse_merge, read_json
 
 VERSION_LINE = "#version: 0.2"
 FILES = ("encoder.json", "vocab.bpe")
@@ -69,7 +70,7 @@ def read_gpt2_files(encoder_json: str | os.PathLike,
 
 def read_merges(vocab_bpe: Path) -> tuple[list[tuple[bytes, bytes]], list[int]]:
     """The merges of a ``vocab.bpe`` file and the line number each came from."""
-    text = read_text(vocab_bpe)
+    text = read_utf8(vocab_bpe, TokenizerFileError)
     lines = text.split("\n")
     if text and not text.endswith("\n"):
         raise TokenizerFileError(f"{vocab_bpe}, line {len(lines)}: the file ends without a newline, so it looks "
@@ -114,11 +115,11 @@ def save_gpt2(tokenizer, directory: str | os.PathLike) -> None:
     write_atomic(directory / "vocab.bpe", merges)
 
 
-def load_gpt2(directory: str | os.PathLike):
+def load_gpt2(directory: str | os.PathLike) -> TokenizerData:
     """Read a directory holding ``encoder.json`` and ``vocab.bpe`` (GPT-2 pattern)."""
     directory = Path(directory)
     for name in FILES:
         if not (directory / name).is_file():
             raise FileNotFoundError(f"{directory}: no {name} (a GPT-2 tokenizer is encoder.json + vocab.bpe)")
     vocab, merges, specials = read_gpt2_files(directory / "encoder.json", directory / "vocab.bpe")
-    return make_tokenizer(vocab, merges, specials, GPT2_PATTERN, directory)
+    return TokenizerData(vocab, merges, specials, GPT2_PATTERN)

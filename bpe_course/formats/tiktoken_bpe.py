@@ -7,14 +7,14 @@ nothing else, so the pattern and the special tokens are written beside it::
     {"format": "bpe-course-tiktoken", "version": 1, "pattern": "...", "pattern_name": "gpt4",
      "special_tokens": {"<|endoftext|>": 1256}, "ranks": 1256, "sha256": "<of name.tiktoken>"}
 
-Loading rebuilds the merge list from the ranks (:func:`bpe_course.merges_from_ranks`).
+Loading rebuilds the merge list from the ranks (:func:`bpe_course.fast.piece.merges_from_ranks`).
 
 Ids must be ranks. ``train_bpe``'s layout (bytes, then merges, then specials) and GPT-2's (bytes
 in GPT-2's own order) both are: what matters is that the token made by merge ``k`` has a
 smaller id than the one made by merge ``k + 1``, and that every multi-byte ordinary token is
 made by exactly one merge. A tokenizer that breaks this (ids in some other order, or a token no
 merge makes) cannot be written without changing its ids: :func:`save_tiktoken` raises and names
-the culprit; :func:`renumbered` gives the same tokenizer with rank ids (ids change, splits don't).
+the culprit; ``Tokenizer.renumbered()`` gives the same tokenizer with rank ids (ids change, splits don't).
 
 Round trips keep vocab, ids, specials and pattern; the merge list is the one rebuilt from ranks,
 which for every tokenizer we have tried (trained, GPT-2, cl100k) is the original list. Where it
@@ -31,9 +31,12 @@ import os
 import re
 from pathlib import Path
 
-from .bytelevel import token_to_str
-from .formats_base import TokenizerFileError, make_tokenizer, read_json, write_atomic
-from .pretokenize import pattern_name, resolve_pattern
+from ..bytelevel import token_to_str
+from ..errors import TokenizerFileError
+from ..fast.piece import merges_from_ranks
+from ..files import sha256_file, write_atomic
+from ..pretokenize import pattern_name, resolve_pattern
+from .common import TokenizerData, read_json
 
 SIDECAR_FORMAT = "bpe-course-tiktoken"
 SIDECAR_VERSION = 1
@@ -84,7 +87,7 @@ def check_ids_are_ranks(tokenizer) -> dict[bytes, int]:
     """The tokenizer's ordinary tokens as tiktoken ranks, or ``ValueError`` saying why its ids are not ranks."""
     special_ids = set(tokenizer.special_tokens.values())
     ranks = {t: i for i, t in tokenizer.vocab.items() if i not in special_ids}
-    hint = ("; bpe_course.formats_tiktoken.renumbered(tokenizer) gives the same tokenizer with ids that are "
+    hint = ("; tokenizer.renumbered() gives the same tokenizer with ids that are "
             "ranks (the ids change), or save in the 'bpe-course' or 'hf' format")
     made: dict[bytes, int] = {}
     previous = -1
@@ -106,27 +109,6 @@ def check_ids_are_ranks(tokenizer) -> dict[bytes, int]:
     return ranks
 
 
-def renumbered(tokenizer):
-    """The same tokenizer with ids laid out as ranks: bytes 0-255 in byte order, merges, then specials.
-
-    Encoding splits text exactly as before; only the numbers change. Tokens no merge makes are
-    dropped, and a merge that makes an already-made token is dropped (it never fired anyway).
-    """
-    from .tokenizer import Tokenizer
-    vocab = {b: bytes([b]) for b in range(256)}
-    merges, seen = [], set(vocab.values())
-    for a, b in tokenizer.merges:
-        if a + b not in seen:
-            seen.add(a + b)
-            merges.append((a, b))
-            vocab[len(vocab)] = a + b
-    specials = {}
-    for s in sorted(tokenizer.special_tokens, key=tokenizer.special_tokens.get):
-        specials[s] = len(vocab)
-        vocab[len(vocab)] = s.encode("utf-8")
-    return Tokenizer(vocab, merges, specials, tokenizer.pattern)
-
-
 def tiktoken_file_bytes(ranks: dict[bytes, int]) -> bytes:
     """The ``.tiktoken`` text: tokens in rank order, as tiktoken's own ``dump_tiktoken_bpe`` writes them."""
     return b"".join(base64.b64encode(t) + b" " + str(r).encode() + b"\n"
@@ -135,7 +117,6 @@ def tiktoken_file_bytes(ranks: dict[bytes, int]) -> bytes:
 
 def save_tiktoken(tokenizer, path: str | os.PathLike) -> None:
     """Write ``path`` (the ranks) and its sidecar (pattern, specials); raise if ids are not ranks."""
-    from .pretrained import merges_from_ranks
     path = Path(path)
     ranks = check_ids_are_ranks(tokenizer)
     try:
@@ -158,7 +139,7 @@ def read_sidecar(path: Path) -> dict:
         raise TokenizerFileError(
             f"{path}: a .tiktoken file holds ranks only, and its pattern and special tokens ({side.name}) are "
             "missing. For OpenAI's cl100k_base.tiktoken use bpe_course.cl100k(); for another file call "
-            "bpe_course.formats_tiktoken.load_tiktoken(path, pattern=..., special_tokens={...})")
+            "bpe_course.Tokenizer(*bpe_course.formats.tiktoken_bpe.load_tiktoken(path, pattern=..., special_tokens={...}))")
     data = read_json(side)
     if not isinstance(data, dict) or data.get("format") != SIDECAR_FORMAT:
         raise TokenizerFileError(f"{side}: not a .tiktoken sidecar (no \"format\": \"{SIDECAR_FORMAT}\")")
@@ -171,14 +152,14 @@ def read_sidecar(path: Path) -> dict:
     return data
 
 
-def load_tiktoken(path: str | os.PathLike, pattern: str | None = None, special_tokens: dict | None = None):
-    """Read a ``.tiktoken`` file into a :class:`~bpe_course.Tokenizer`.
+def load_tiktoken(path: str | os.PathLike, pattern: str | None = None,
+                  special_tokens: dict | None = None) -> TokenizerData:
+    """Read a ``.tiktoken`` file (and its sidecar).
 
     The pattern and specials come from the sidecar, unless ``pattern`` is given (``"gpt2"``,
     ``"gpt4"``, ``"none"`` or a regex): then the sidecar is not read and ``special_tokens``
     (``{text: id}``, default none) is used -- the way to read a bare ``.tiktoken`` file.
     """
-    from .pretrained import merges_from_ranks
     path = Path(path)
     if not path.is_file():
         raise FileNotFoundError(f"no such file: {path}")
@@ -191,7 +172,7 @@ def load_tiktoken(path: str | os.PathLike, pattern: str | None = None, special_t
         if side.get("ranks") != len(ranks):
             raise TokenizerFileError(f"{path}: {len(ranks)} ranks, but {sidecar_path(path).name} says "
                                      f"{side.get('ranks')!r}: the file is truncated or is not the one saved with it")
-        if side.get("sha256") and hashlib.sha256(path.read_bytes()).hexdigest() != side["sha256"]:
+        if side.get("sha256") and sha256_file(path) != side["sha256"]:
             raise TokenizerFileError(f"{path}: its sha256 differs from the one in {sidecar_path(path).name}: the "
                                      "file changed since it was saved")
     else:
@@ -210,18 +191,4 @@ def load_tiktoken(path: str | os.PathLike, pattern: str | None = None, special_t
         found = re.search(r"\(rank (\d+)\)", str(exc))
         where = f"{path}, line {line_of[int(found.group(1))]}" if found else str(path)
         raise TokenizerFileError(f"{where}: {exc}") from None
-    return make_tokenizer(vocab, merges, specials, pattern, path)
-
-
-def tiktoken_encoding(path: str | os.PathLike, name: str | None = None):
-    """A real ``tiktoken.Encoding`` for a saved ``.tiktoken`` file and its sidecar.
-
-    subtle: tiktoken's own ``load_tiktoken_bpe(path)`` caches files by *path* in
-    ``$TMPDIR/data-gym-cache``; a file re-saved at the same path is then read stale unless you
-    pass ``expected_hash=`` (the sidecar's ``sha256``). This reads the file directly.
-    """
-    import tiktoken
-    path = Path(path)
-    side = read_sidecar(path)
-    return tiktoken.Encoding(name=name or path.stem, pat_str=side["pattern"] or NO_PATTERN_FOR_TIKTOKEN,
-                             mergeable_ranks=read_tiktoken_ranks(path), special_tokens=side["special_tokens"])
+    return TokenizerData(vocab, merges, specials, pattern)

@@ -15,12 +15,12 @@ space shows as ``Ġ`` and a merge is two tokens joined by one space, exactly as 
 ``vocab.bpe``. ``vocab`` leaves out the special tokens, which have their own table. Unlike the
 other formats this one keeps everything exactly: ids, the merge list as trained, the pattern.
 
->>> from bpe_course import Tokenizer, train_bpe
->>> tok = Tokenizer(*train_bpe("low low lower", 258))
+>>> vocab = {i: bytes([i]) for i in range(256)} | {256: b"ow", 257: b"low"}
+>>> tok = TokenizerData(vocab, [(b"o", b"w"), (b"l", b"ow")], {}, None)
 >>> data = to_json(tok)
 >>> data["merges"], data["vocab"]["257"]
 (['o w', 'l ow'], 'low')
->>> from_json(data).merges == tok.merges
+>>> from_json(data) == tok
 True
 """
 
@@ -30,9 +30,10 @@ import json
 import os
 from pathlib import Path
 
-from .bytelevel import token_to_str
-from .formats_base import TokenizerFileError, check_merges_known, make_tokenizer, parse_merge, parse_token
-from .pretokenize import pattern_name
+from ..bytelevel import token_to_str
+from ..errors import TokenizerFileError
+from ..pretokenize import pattern_name
+from .common import TokenizerData, check_merges_known, parse_merge, parse_token
 
 FORMAT_NAME = "bpe-course"
 FORMAT_VERSION = 1
@@ -57,8 +58,8 @@ def to_json_text(tokenizer) -> str:
     return json.dumps(to_json(tokenizer), ensure_ascii=False, indent=1) + "\n"
 
 
-def from_json(data: dict, source: Path | str | os.PathLike = "<json>"):
-    """A :class:`~bpe_course.Tokenizer` from the parsed JSON; errors name ``source`` and the key."""
+def from_json(data: dict, source: Path | str | os.PathLike = "<json>") -> TokenizerData:
+    """The tokenizer in the parsed JSON; errors name ``source`` and the key."""
     if not isinstance(data, dict) or data.get("format") != FORMAT_NAME:
         raise TokenizerFileError(f"{source}: not a {FORMAT_NAME} tokenizer file (no \"format\": \"{FORMAT_NAME}\")")
     if data.get("version") != FORMAT_VERSION:
@@ -86,4 +87,4 @@ def from_json(data: dict, source: Path | str | os.PathLike = "<json>"):
                                      f"{token_to_str(vocab[i])!r}")
         vocab[i] = s.encode("utf-8")
         specials[s] = i
-    return make_tokenizer(vocab, merges, specials, pattern, source)
+    return TokenizerData(vocab, merges, specials, pattern)

@@ -45,10 +45,11 @@ import os
 import re
 from pathlib import Path
 
-from .bytelevel import token_to_str
-from .formats_base import TokenizerFileError, check_merges_known, make_tokenizer, parse_merge, parse_token, read_json
-from .formats_base import write_atomic
-from .pretokenize import GPT2_PATTERN, GPT4_PATTERN
+from ..bytelevel import token_to_str
+from ..errors import TokenizerFileError
+from ..files import write_atomic
+from ..pretokenize import GPT2_PATTERN, GPT4_PATTERN
+from .common import TokenizerData, check_merges_known, parse_merge, parse_token, read_json
 
 _INTERVAL = re.compile(r"\{\d+(?:,\d*)?\}")
 _BYTE_LEVEL = {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True, "use_regex": False}
@@ -144,13 +145,13 @@ def save_hf(tokenizer, path: str | os.PathLike) -> None:
     write_atomic(Path(path), json.dumps(to_hf_json(tokenizer), ensure_ascii=False, indent=1) + "\n")
 
 
-def load_hf(path: str | os.PathLike, data: dict | None = None):
+def load_hf(path: str | os.PathLike, data: dict | None = None) -> TokenizerData:
     """Read a byte-level BPE ``tokenizer.json`` (``data`` if it was already parsed)."""
     return from_hf_json(read_json(path) if data is None else data, path)
 
 
-def from_hf_json(data: dict, source: str | os.PathLike = "<tokenizer.json>"):
-    """A :class:`~bpe_course.Tokenizer` from a parsed ``tokenizer.json``; errors name the JSON key."""
+def from_hf_json(data: dict, source: str | os.PathLike = "<tokenizer.json>") -> TokenizerData:
+    """The tokenizer in a parsed ``tokenizer.json``; errors name the JSON key."""
     model = data.get("model") if isinstance(data, dict) else None
     if not isinstance(model, dict) or not isinstance(model.get("vocab"), dict) or \
             not isinstance(model.get("merges"), list):
@@ -184,7 +185,7 @@ def from_hf_json(data: dict, source: str | os.PathLike = "<tokenizer.json>"):
     merges = [_merge(m, f"{source}: model.merges[{k}]") for k, m in enumerate(model["merges"])]
     ordinary = {t for i, t in vocab.items() if i not in special_ids}
     check_merges_known(merges, ordinary, lambda k: f"{source}: model.merges[{k}]")
-    return make_tokenizer(vocab, merges, specials, pattern, source)
+    return TokenizerData(vocab, merges, specials, pattern)
 
 
 def _merge(item: object, where: str) -> tuple[bytes, bytes]:

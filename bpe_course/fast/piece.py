@@ -1,12 +1,13 @@
-"""BPE inside one pre-token: tiktoken's rule, fast for short pieces and near-linear for long ones.
+"""BPE inside one pre-token: merge the lowest rank first, fast for short pieces and near-linear for long ones.
 
-The rule: repeatedly merge the adjacent pair whose concatenation has the lowest rank, leftmost
-first. :func:`merge_short` does it with a plain list, which is quadratic but quick for words. A
-long piece (a 200,000-letter word, a megabyte of one emoji) is first cut into parts that cannot
-influence each other (:func:`independent_parts`), and each long part is merged with a heap
-(:func:`heap_merge`).
+The rule, tiktoken's and GPT-2's: repeatedly merge the adjacent pair of lowest rank, leftmost
+first. :func:`merge_by_rank` is that rule, written once, for any symbols (bytes or str) and any
+way of ranking a pair; it is quadratic but quick for words. With a rank limit it also recovers
+the merges of a rank-only vocabulary (:func:`merges_from_ranks`). A long piece (a 200,000-letter
+word, a megabyte of one emoji) is first cut into parts that cannot influence each other
+(:func:`independent_parts`), and each long part is merged with a heap (:func:`heap_merge`).
 
->>> merge_short(b"lower", {b"lo": 0, b"low": 1, b"er": 2})
+>>> merge_by_rank([b"l", b"o", b"w", b"e", b"r"], byte_ranker({b"lo": 0, b"low": 1, b"er": 2}))
 [b'low', b'er']
 
 >>> ranks = {b"ab": 0, b"bc": 1, b"abc": 2}
@@ -21,27 +22,68 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Iterator
 from heapq import heapify, heappop, heappush
+from typing import TypeVar
+
+Symbol = TypeVar("Symbol", str, bytes)
 
 MEMO_LIMIT = 50_000  # distinct parts remembered while encoding one long piece
 
 
-def merge_short(piece: bytes, ranks: dict[bytes, int]) -> list[bytes]:
-    """The parts BPE leaves of ``piece``, with a list of pair ranks (quadratic: for short pieces)."""
-    inf = math.inf
-    parts = [piece[i:i + 1] for i in range(len(piece))]
-    pair_ranks = [ranks.get(piece[i:i + 2], inf) for i in range(len(piece) - 1)]
+def merge_by_rank(parts: list[Symbol], rank_of: Callable[[Symbol, Symbol], float],
+                  limit: float = math.inf) -> list[Symbol]:
+    """Merge the adjacent pair of lowest rank, leftmost on ties, until no pair ranks below ``limit``.
+
+    ``rank_of(a, b)`` is the pair's rank, ``math.inf`` when it is no merge. tiktoken ranks a pair
+    by the token ``a + b`` makes; GPT-2's original code and :class:`bpe_course.wordbpe.WordBPE` by
+    the pair itself. Both are this loop.
+
+    >>> pair_rank = {("a", "b"): 0, ("a", "ab"): 1}
+    >>> merge_by_rank(["a", "a", "b"], lambda x, y: pair_rank.get((x, y), math.inf))
+    ['aab']
+    """
+    parts = list(parts)
+    pair_ranks = [rank_of(parts[i], parts[i + 1]) for i in range(len(parts) - 1)]
     while pair_ranks:
         best = min(pair_ranks)
-        if best == inf:
+        if best >= limit:
             break
         i = pair_ranks.index(best)  # leftmost of equal ranks, as tiktoken
         parts[i:i + 2] = [parts[i] + parts[i + 1]]
         del pair_ranks[i]
         if i > 0:
-            pair_ranks[i - 1] = ranks.get(parts[i - 1] + parts[i], inf)
+            pair_ranks[i - 1] = rank_of(parts[i - 1], parts[i])
         if i < len(pair_ranks):
-            pair_ranks[i] = ranks.get(parts[i] + parts[i + 1], inf)
+            pair_ranks[i] = rank_of(parts[i], parts[i + 1])
     return parts
+
+
+def byte_ranker(ranks: dict[bytes, int]) -> Callable[[bytes, bytes], float]:
+    """``rank_of`` for tiktoken's rule: a pair ranks as the token its bytes concatenate to."""
+    get, inf = ranks.get, math.inf
+    return lambda a, b: get(a + b, inf)
+
+
+def merges_from_ranks(ranks: dict[bytes, int]) -> list[tuple[bytes, bytes]]:
+    """Recover the merge list from a rank-only vocabulary (a ``.tiktoken`` file).
+
+    A token of rank r was made by the merge that BPE, allowed only ranks below r, leaves as the
+    last two parts of the token's own bytes.
+
+    >>> ranks = {b"a": 0, b"b": 1, b"c": 2, b"ab": 3, b"abc": 4}
+    >>> merges_from_ranks(ranks)
+    [(b'a', b'b'), (b'ab', b'c')]
+    """
+    rank_of = byte_ranker(ranks)
+    merges = []
+    for token, rank in sorted(ranks.items(), key=lambda item: item[1]):
+        if len(token) == 1:
+            continue
+        parts = merge_by_rank([token[i:i + 1] for i in range(len(token))], rank_of, limit=rank)
+        if len(parts) != 2:
+            raise ValueError(f"token {token!r} (rank {rank}) cannot be built from two lower-ranked tokens; "
+                             f"BPE over lower ranks leaves {len(parts)} parts")
+        merges.append((parts[0], parts[1]))
+    return merges
 
 
 def encode_long_piece(piece: bytes, ranks: dict[bytes, int], id_of: dict[bytes, int], joinable: bytes,
