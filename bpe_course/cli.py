@@ -36,7 +36,7 @@ def load_tokenizer(spec: str) -> Tokenizer:
 # ---- train -------------------------------------------------------------------------------------
 def cmd_train(args: argparse.Namespace) -> int:
     try:
-        specials = check_train_args(args.vocab_size, args.special or [], size_name="--vocab-size ",
+        _, specials = check_train_args(args.vocab_size, args.special or [], size_name="--vocab-size ",
                                     specials_name="--special")
     except ValueError as exc:
         args.parser.error(str(exc))

@@ -17,8 +17,8 @@ Two layers, applied in this order:
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from bisect import bisect_right
+from collections.abc import Iterable
 from functools import lru_cache
 
 import regex
@@ -77,6 +77,12 @@ def compiled_pattern(pattern: str) -> regex.Pattern:
 def pretokenize(text: str, pattern: str | None) -> list[str]:
     """Cut ordinary text (no special tokens) into pre-tokens; ``None`` keeps it whole.
 
+    Nothing is ever dropped: where a custom pattern leaves text unmatched, that text is a
+    pre-token of its own, so ``"".join(pretokenize(text, pattern)) == text`` always.
+
+    >>> pretokenize("a b!", r"[a-z]+")
+    ['a', ' ', 'b', '!']
+
     For the GPT-2 and GPT-4 patterns, letters and digits are those of tiktoken's Unicode tables,
     so that text with recently assigned characters splits exactly as tiktoken splits it:
 
@@ -85,9 +91,60 @@ def pretokenize(text: str, pattern: str | None) -> list[str]:
     """
     if pattern is None:
         return [text] if text else []
-    if pattern in TIKTOKEN_PATTERNS and needs_exact(text):
-        return exact_pattern(pattern).findall(text)
-    return compiled_pattern(pattern).findall(text)
+    if pattern in TIKTOKEN_PATTERNS:  # these match every character, so findall loses nothing
+        return (exact_pattern(pattern) if needs_exact(text) else compiled_pattern(pattern)).findall(text)
+    return _with_gaps(compiled_pattern(pattern), text)
+
+
+def _with_gaps(compiled: regex.Pattern, text: str) -> list[str]:
+    """The matches of ``compiled`` in ``text`` and the stretches between them, in order, none empty."""
+    pieces, start = [], 0
+    for match in compiled.finditer(text):
+        if match.start() > start:
+            pieces.append(text[start:match.start()])
+        if match.end() > match.start():
+            pieces.append(match.group())
+        start = match.end()
+    if start < len(text):
+        pieces.append(text[start:])
+    return pieces
+
+
+def replace_lone_surrogates(text: str) -> str:
+    """``text`` with lone surrogates (not valid in UTF-8) turned into U+FFFD, as tiktoken does.
+
+    >>> replace_lone_surrogates("a" + chr(0xD800) + "b") == "a" + chr(0xFFFD) + "b"
+    True
+    """
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        # subtle: round-tripping through UTF-16 pairs up surrogate halves that belong together
+        # (into one real character) and turns the lone ones into U+FFFD -- tiktoken's rule.
+        text = text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    return text
+
+
+def check_special_tokens(special_tokens: Iterable[str], name: str = "special_tokens") -> list[str]:
+    """Validate special tokens: non-empty ``str``, no duplicates; return them as a list.
+
+    ``name`` is what the caller calls them (``--special`` on the command line).
+
+    >>> check_special_tokens(["<|endoftext|>", ""])
+    Traceback (most recent call last):
+    ...
+    ValueError: special_tokens: a special token must be a non-empty str, got ''
+    """
+    if isinstance(special_tokens, str):
+        raise TypeError(f"{name} must be a list of strings, not the string {special_tokens!r}")
+    specials = list(special_tokens)
+    for s in specials:
+        if not isinstance(s, str) or not s:
+            raise ValueError(f"{name}: a special token must be a non-empty str, got {s!r}")
+    if len(set(specials)) != len(specials):
+        dupes = sorted({s for s in specials if specials.count(s) > 1})
+        raise ValueError(f"{name}: special tokens must be distinct; repeated: {dupes}")
+    return specials
 
 
 # ---- Unicode versions ----------------------------------------------------------------------
@@ -206,11 +263,14 @@ def split_specials(text: str, specials: Iterable[str]) -> list[tuple[str, bool]]
     return pieces
 
 
-def safe_cut(text: str, pattern: str | None, specials: Iterable[str] = (), limit: int | None = None) -> int:
+def safe_cut(text: str, pattern: str | None, specials: Iterable[str] = (), limit: int | None = None,
+             split_off: Iterable[str] | None = None) -> int:
     """The largest position ``i <= limit`` where ``text`` may be cut without changing its pre-tokens.
 
     Pre-tokenizing ``text[:i]`` and ``text[i:]`` separately gives exactly the pre-tokens of
     ``text`` -- whatever text follows -- for the GPT-2 and GPT-4 patterns. Returns 0 if there is none.
+    No cut falls inside one of ``specials``; the end of one is a safe cut only if it is split off
+    (``split_off``, default all of ``specials``): a special token encoded as ordinary text is not.
 
     subtle: a single space between two non-space characters is such a place. No alternative of
     either pattern lets a match that started on the left swallow that space (letters, digits and
@@ -234,7 +294,9 @@ def safe_cut(text: str, pattern: str | None, specials: Iterable[str] = (), limit
     # and then find another that starts inside it (see Tokenizer._allowed_specials_in).
     finder = specials_regex(specials)
     spans = [m.span() for m in finder.finditer(text, 0, limit + longest, overlapped=True)] if specials else []
-    best = max((end for _, end in spans if end <= limit and not _inside(end, spans)), default=0)
+    ends_ok = set(specials if split_off is None else split_off)
+    best = max((end for start, end in spans
+                if end <= limit and text[start:end] in ends_ok and not _inside(end, spans)), default=0)
     if pattern in TIKTOKEN_PATTERNS:
         i = text.rfind(" ", best + 1, limit + 1)
         while i > best:

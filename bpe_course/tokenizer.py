@@ -11,14 +11,15 @@
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable, Iterator, Mapping
 from itertools import chain
 
 from . import formats
 from .errors import TokenizerFileError
 from .fast.piece import byte_ranker, encode_long_piece, joinable_pairs, merge_by_rank
-from .pretokenize import (TIKTOKEN_PATTERNS, compiled_pattern, needs_exact, pattern_name, pretokenize,
-                          resolve_pattern, safe_cut, specials_regex)
+from .pretokenize import (TIKTOKEN_PATTERNS, check_special_tokens, compiled_pattern, needs_exact, pattern_name,
+                          pretokenize, replace_lone_surrogates, resolve_pattern, safe_cut, specials_regex)
 
 LONG_PIECE = 64  # longer pieces are cut into independent parts, long parts merged with a heap (O(n log n))
 CACHE_LIMIT = 50_000  # pre-tokens remembered between calls; the cache is emptied when full
@@ -34,8 +35,8 @@ class Tokenizer:
 
     def __init__(self, vocab: Mapping[int, bytes], merges: Iterable[tuple[bytes, bytes]],
                  special_tokens: Iterable[str] | Mapping[str, int] = (), pattern: str | None = "gpt2") -> None:
-        self.vocab: dict[int, bytes] = dict(vocab)
-        self.merges: list[tuple[bytes, bytes]] = [(bytes(a), bytes(b)) for a, b in merges]
+        self.vocab: dict[int, bytes] = _check_vocab(vocab)
+        self.merges: list[tuple[bytes, bytes]] = _check_merges(merges)
         self.pattern: str | None = resolve_pattern(pattern)
         self.special_tokens: dict[str, int] = self._find_specials(special_tokens)
         special_ids = set(self.special_tokens.values())
@@ -62,6 +63,7 @@ class Tokenizer:
     def _find_specials(self, special_tokens: Iterable[str] | Mapping[str, int]) -> dict[str, int]:
         if isinstance(special_tokens, Mapping):
             found = dict(special_tokens)
+            check_special_tokens(found)
             for s, i in found.items():
                 if self.vocab.get(i) != s.encode("utf-8"):
                     raise ValueError(f"special token {s!r}: vocab id {i} holds {self.vocab.get(i)!r}, not its bytes")
@@ -70,7 +72,7 @@ class Tokenizer:
             raise TypeError(f"special_tokens must be a list of strings, not the string {special_tokens!r}")
         by_bytes = {t: i for i, t in sorted(self.vocab.items())}  # highest id wins: specials come last
         found = {}
-        for s in special_tokens:
+        for s in check_special_tokens(special_tokens):
             if s.encode("utf-8") not in by_bytes:
                 raise ValueError(f"special token {s!r} is not in the vocab")
             found[s] = by_bytes[s.encode("utf-8")]
@@ -156,7 +158,10 @@ class Tokenizer:
     def encode_ordinary(self, text: str) -> list[int]:
         """Encode ``text`` treating special-token text as ordinary text."""
         text = _check_text(text)
-        pieces = compiled_pattern(self.pattern).findall(text) if self.pattern else ([text] if text else [])
+        if self.pattern in TIKTOKEN_PATTERNS:
+            pieces = compiled_pattern(self.pattern).findall(text)  # subtle: the fast pattern; see below
+        else:
+            pieces = pretokenize(text, self.pattern)  # a custom pattern: the gaps it leaves are pieces too
         cache = distinct = self._cache
         missing = set(pieces).difference(cache)
         if missing:
@@ -202,7 +207,7 @@ class Tokenizer:
         bounded by the longest stretch without a safe cut (for GPT-2/GPT-4 patterns: a space
         between two non-space characters, or the end of a special token).
         """
-        self._special_sets(allowed_special, disallowed_special)  # fail early on bad arguments
+        allowed, _ = self._special_sets(allowed_special, disallowed_special)  # fail early on bad arguments
         specials = tuple(self.special_tokens)
         parts: list[str] = []
         size, next_try = 0, STREAM_CHUNK
@@ -212,7 +217,9 @@ class Tokenizer:
             if size < next_try:
                 continue
             buffer = "".join(parts)
-            cut = safe_cut(buffer, self.pattern, specials)
+            # subtle: a cut never falls inside any special token's text, but only the end of one that is
+            # split off (allowed) is a pre-token boundary; encoded as ordinary text, "<|x|>." is one piece.
+            cut = safe_cut(buffer, self.pattern, specials, split_off=allowed)
             if cut:
                 yield from self.encode(buffer[:cut], allowed_special=allowed_special,
                                        disallowed_special=disallowed_special)
@@ -226,12 +233,14 @@ class Tokenizer:
     def decode_bytes(self, ids: Iterable[int]) -> bytes:
         """The bytes of a sequence of ids; an unknown id raises ``ValueError`` naming it."""
         vocab = self.vocab
+        ids = list(ids)  # subtle: an iterator could not be looked at again to name a bad id
+        if not set(map(type, ids)) <= {int}:
+            ids = [_token_id(i, k) for k, i in enumerate(ids)]  # NumPy integers pass; 1.0, "1" and True do not
         try:
             return b"".join([vocab[i] for i in ids])
-        except (KeyError, TypeError):
-            ids = list(ids)
-            bad = next(i for i in ids if not isinstance(i, int) or i not in vocab)
-            raise ValueError(f"unknown token id {bad!r} at position {ids.index(bad)}: "
+        except KeyError:
+            bad = next(k for k, i in enumerate(ids) if i not in vocab)
+            raise ValueError(f"unknown token id {ids[bad]!r} at position {bad}: "
                              f"ids run from {min(vocab)} to {max(vocab)}") from None
 
     def decode(self, ids: Iterable[int], errors: str = "replace") -> str:
@@ -281,10 +290,37 @@ def _check_text(text: str) -> str:
     """Reject non-str input; replace lone surrogates the way tiktoken does."""
     if not isinstance(text, str):
         raise TypeError(f"text must be str, got {type(text).__name__}")
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        # subtle: round-tripping through UTF-16 pairs up surrogate halves that belong together
-        # (into one real character) and turns the lone ones into U+FFFD -- tiktoken's rule.
-        text = text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
-    return text
+    return replace_lone_surrogates(text)
+
+
+def _token_id(value: object, position: int) -> int:
+    """``value`` as a token id: an ``int`` or anything that is one (a NumPy integer); never a float or bool."""
+    if isinstance(value, bool) or not hasattr(type(value), "__index__"):
+        raise TypeError(f"token ids are integers; got {value!r} ({type(value).__name__}) at position {position}")
+    return operator.index(value)
+
+
+def _check_vocab(vocab: Mapping[int, bytes]) -> dict[int, bytes]:
+    """``vocab`` as a dict, refusing ids that are not non-negative ints and tokens that are not bytes."""
+    if not isinstance(vocab, Mapping):
+        raise TypeError(f"vocab must be a dict {{id: bytes}}, not {type(vocab).__name__}")
+    out = {}
+    for i, token in vocab.items():
+        if isinstance(i, bool) or not isinstance(i, int) or i < 0:
+            raise ValueError(f"vocab id {i!r} is not a non-negative int (vocab is {{id: token bytes}})")
+        if not isinstance(token, (bytes, bytearray)):
+            raise ValueError(f"vocab[{i}] is {token!r} ({type(token).__name__}), not bytes; write b'...' "
+                             "or encode a str with .encode('utf-8')")
+        out[i] = bytes(token)
+    return out
+
+
+def _check_merges(merges: Iterable[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:
+    """``merges`` as a list of pairs of bytes, naming the first merge that is not one."""
+    out = []
+    for k, merge in enumerate(merges):
+        if not (isinstance(merge, (tuple, list)) and len(merge) == 2
+                and all(isinstance(part, (bytes, bytearray)) for part in merge)):
+            raise ValueError(f"merge {k} is {merge!r}, not a pair of bytes such as (b'l', b'ow')")
+        out.append((bytes(merge[0]), bytes(merge[1])))
+    return out

@@ -22,6 +22,8 @@ pair, comparing ``(bytes_a, bytes_b)`` as Python compares tuples of bytes.
 
 from __future__ import annotations
 
+import operator
+import os
 from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
@@ -32,32 +34,15 @@ from .fast.merge import learn_fast
 from .fast.parallel import add_bytes, add_text, byte_cuts, char_cuts, count_parts, read_bytes
 from .files import decode_utf8
 from .pairs import apply_merge, best_pair, count_pairs
-from .pretokenize import resolve_pattern
+from .pretokenize import check_special_tokens, replace_lone_surrogates, resolve_pattern
 
 Vocab = dict[int, bytes]
 Merges = list[tuple[bytes, bytes]]
 
 
-def check_special_tokens(special_tokens: Iterable[str], name: str = "special_tokens") -> list[str]:
-    """Validate special tokens: non-empty ``str``, no duplicates; return them as a list.
-
-    ``name`` is what the caller calls them (``--special`` on the command line).
-    """
-    if isinstance(special_tokens, str):
-        raise TypeError(f"{name} must be a list of strings, not the string {special_tokens!r}")
-    specials = list(special_tokens)
-    for s in specials:
-        if not isinstance(s, str) or not s:
-            raise ValueError(f"{name}: a special token must be a non-empty str, got {s!r}")
-    if len(set(specials)) != len(specials):
-        dupes = sorted({s for s in specials if specials.count(s) > 1})
-        raise ValueError(f"{name}: special tokens must be distinct; repeated: {dupes}")
-    return specials
-
-
 def check_train_args(vocab_size: int, special_tokens: Iterable[str], *, size_name: str = "vocab_size=",
-                     specials_name: str = "special_tokens") -> list[str]:
-    """Check a vocabulary size and its special tokens (``train_bpe`` and the CLI); return the specials.
+                     specials_name: str = "special_tokens") -> tuple[int, list[str]]:
+    """Check a vocabulary size and its special tokens (``train_bpe`` and the CLI); return both, as int and list.
 
     The names are the caller's: ``vocab_size=``/``special_tokens`` in Python, ``--vocab-size``/``--special``
     on the command line.
@@ -68,12 +53,13 @@ def check_train_args(vocab_size: int, special_tokens: Iterable[str], *, size_nam
     ValueError: vocab_size=256 is too small: it must be at least 256 (one token per byte) + 1 special tokens = 257
     """
     specials = check_special_tokens(special_tokens, specials_name)
-    if not isinstance(vocab_size, int) or isinstance(vocab_size, bool):
+    if isinstance(vocab_size, bool) or not hasattr(type(vocab_size), "__index__"):  # NumPy integers are fine
         raise TypeError(f"vocab_size must be an int, got {type(vocab_size).__name__}")
+    vocab_size = operator.index(vocab_size)
     if vocab_size < 256 + len(specials):
         raise ValueError(f"{size_name}{vocab_size} is too small: it must be at least 256 (one token per byte) "
                          f"+ {len(specials)} special tokens = {256 + len(specials)}")
-    return specials
+    return vocab_size, specials
 
 
 def count_pretokens(source: str | Path | Iterable[str], special_tokens: Iterable[str] = (),
@@ -81,7 +67,9 @@ def count_pretokens(source: str | Path | Iterable[str], special_tokens: Iterable
     """Count the pre-tokens of ``source``; special tokens are split out and not counted.
 
     ``source`` is text (``str``), a ``pathlib.Path`` to a UTF-8 file, or an iterable of ``str``
-    documents (pre-tokens never cross from one document to the next). Big inputs are counted
+    documents (pre-tokens never cross from one document to the next). A one-line ``str`` that
+    names an existing file is refused (pass ``pathlib.Path(name)``): training on a file's name is
+    never what was meant. Lone surrogates become U+FFFD, as in encoding. Big inputs are counted
     by ``workers`` processes (default: all cores), cut where no pre-token can change.
 
     >>> sorted(count_pretokens("the cat, the hat").items())
@@ -98,11 +86,23 @@ def count_pretokens(source: str | Path | Iterable[str], special_tokens: Iterable
             decode_utf8(data, source, CorpusError)  # raises naming the file and the bad byte's offset
             raise
         return counter.finish(counts)
+    if isinstance(source, str) and _names_a_file(source):
+        raise ValueError(f"{source!r} is the name of a file, not training text: pass pathlib.Path({source!r}) "
+                         f"to train on the file (or [{source!r}] to train on these {len(source)} characters)")
     for doc in [source] if isinstance(source, str) else source:
         if not isinstance(doc, str):
             raise TypeError(f"training text must be str, got {type(doc).__name__}")
+        doc = replace_lone_surrogates(doc)  # tiktoken's rule, as in encoding
         count_parts(add_text, doc, char_cuts(doc, pattern, specials, workers), specials, counter, counts)
     return counter.finish(counts)
+
+
+def _names_a_file(text: str) -> bool:
+    """True for a one-line string that is the path of an existing file (Stanford CS336 passes paths as str).
+
+    subtle: a ``str`` is always text here, so such a string would be trained on as its own few characters.
+    """
+    return "\n" not in text and len(text) < 4096 and os.path.isfile(text)
 
 
 def train_bpe(source: str | Path | Iterable[str], vocab_size: int, special_tokens: Iterable[str] = (), *,
@@ -111,7 +111,7 @@ def train_bpe(source: str | Path | Iterable[str], vocab_size: int, special_token
 
     Training stops early, with a smaller vocabulary, only when no adjacent pair is left at all.
     """
-    specials = check_train_args(vocab_size, special_tokens)
+    vocab_size, specials = check_train_args(vocab_size, special_tokens)
     if method not in ("fast", "naive"):
         raise ValueError(f"method must be 'fast' or 'naive', not {method!r}")
     counts = count_pretokens(source, specials, pattern)

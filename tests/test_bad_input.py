@@ -1,0 +1,140 @@
+"""Bad input to the engine: a clear error naming the problem, never a hang, a silent wrong answer or lost text."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+from strategies import tricky_text
+
+from bpe_course import Tokenizer, TokenizerFileError, gpt2, train_bpe
+
+SPECIAL = "<|endoftext|>"
+
+
+@pytest.fixture(scope="module")
+def small():
+    """Trained with the special token's text as ordinary text, so "|>." and the like are tokens."""
+    vocab, merges = train_bpe("low lower <|endoftext|>. lowest <|endoftext|>!\n newer " * 20, 330)
+    vocab[len(vocab)] = SPECIAL.encode()
+    return Tokenizer(vocab, merges, [SPECIAL])
+
+
+# ---- special tokens -------------------------------------------------------------------------
+def test_an_empty_special_token_is_refused_everywhere(small, tmp_path):
+    vocab = dict(small.vocab)
+    vocab[len(vocab)] = b""
+    with pytest.raises(ValueError, match="non-empty str, got ''"):
+        Tokenizer(vocab, small.merges, {"": len(vocab) - 1})
+    with pytest.raises(ValueError, match="non-empty str, got ''"):
+        Tokenizer(small.vocab, small.merges, [""])
+    with pytest.raises(ValueError, match="non-empty str, got ''"):
+        train_bpe("some text", 300, [""])
+    small.save(tmp_path / "t.json")
+    data = json.loads((tmp_path / "t.json").read_text(encoding="utf-8"))
+    data["special_tokens"] = {"": 9999}
+    (tmp_path / "t.json").write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(TokenizerFileError, match=r"t\.json: special_tokens: a special token must be a non-empty"):
+        Tokenizer.load(tmp_path / "t.json")
+
+
+def test_a_pattern_read_from_a_file_that_does_not_compile_names_the_file(small, tmp_path):
+    small.save(tmp_path / "t.json")
+    data = json.loads((tmp_path / "t.json").read_text(encoding="utf-8"))
+    data["pattern"] = "(unclosed"
+    (tmp_path / "t.json").write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(TokenizerFileError, match=r"t\.json: pre-tokenization pattern does not compile"):
+        Tokenizer.load(tmp_path / "t.json")
+
+
+# ---- encode_iterable == encode, in every special-token mode -----------------------------------
+@pytest.fixture()
+def short_stream_chunks(monkeypatch):
+    import bpe_course.tokenizer as tokenizer_module
+    monkeypatch.setattr(tokenizer_module, "STREAM_CHUNK", 7)  # look for a cut after a few characters
+
+
+MODES = [dict(allowed_special="all"), dict(disallowed_special=()), dict(allowed_special="all", disallowed_special=()),
+         dict(allowed_special={SPECIAL})]
+# subtle: a special token's end is only tried as a cut when no space cut lies after it: hence the long tails
+pieces = st.lists(st.one_of(tricky_text, st.sampled_from([SPECIAL, ".", " ", "\n", SPECIAL + ".", "a" + SPECIAL,
+                                                           SPECIAL + "." + "z" * 16, SPECIAL + "!\n" * 9])),
+                  max_size=12)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(parts=pieces, cuts=st.lists(st.integers(0, 400), max_size=6), mode=st.sampled_from(MODES))
+def test_encode_iterable_equals_encode_in_every_mode(small, short_stream_chunks, parts, cuts, mode):
+    text = "".join(parts)
+    bounds = sorted({min(c, len(text)) for c in cuts} | {0, len(text)})
+    chunks = [text[a:b] for a, b in zip(bounds, bounds[1:])]
+    assert list(small.encode_iterable(chunks, **mode)) == small.encode(text, **mode)
+
+
+def test_encode_iterable_with_specials_as_text_on_gpt2():
+    """The case first seen: GPT-2, <|endoftext|> beside punctuation, cut into lines, encoded as text."""
+    tok = gpt2()
+    text = "".join(f"line {k}<|endoftext|>.\n" if k % 3 else f"x<|endoftext|>!{k}\n" for k in range(3000))
+    lines = text.splitlines(keepends=True)
+    assert list(tok.encode_iterable(lines, disallowed_special=())) == tok.encode(text, disallowed_special=())
+
+
+# ---- a custom pattern never loses text -------------------------------------------------------
+@settings(max_examples=150, deadline=None)
+@given(tricky_text, st.sampled_from([r"\w+", r"[a-z]+", r"\d", r"x*"]))
+def test_a_pattern_that_does_not_cover_the_text_keeps_the_gaps(text, pattern):
+    vocab, merges = train_bpe("ab ab abc a b! " * 3 + text, 280, pattern=pattern)
+    tok = Tokenizer(vocab, merges, pattern=pattern)
+    assert tok.decode(tok.encode(text)) == text
+    assert tok.decode(tok.encode("a b!")) == "a b!"
+
+
+# ---- loose types are refused at the door -----------------------------------------------------
+def test_decode_checks_its_ids(small):
+    with pytest.raises(TypeError, match=r"token ids are integers; got 1\.0 \(float\) at position 0"):
+        small.decode([1.0])
+    with pytest.raises(TypeError, match="got True"):
+        small.decode([True])
+    with pytest.raises(ValueError, match="unknown token id 1000000000 at position 1"):
+        small.decode(iter([104, 10**9]))
+    assert small.decode(np.array([104, 105])) == "hi"
+
+
+def test_the_constructor_checks_types(small):
+    with pytest.raises(ValueError, match=r"vocab id '0' is not a non-negative int"):
+        Tokenizer({str(i): t for i, t in small.vocab.items()}, small.merges)
+    with pytest.raises(ValueError, match="vocab id -1 is not a non-negative int"):
+        Tokenizer({**small.vocab, -1: b"zz"}, small.merges)
+    with pytest.raises(ValueError, match=r"vocab\[0\] is '\\x00' \(str\), not bytes"):
+        Tokenizer({i: t.decode("latin-1") for i, t in small.vocab.items()}, small.merges)
+    with pytest.raises(ValueError, match=r"merge 0 is \('l', 'o'\), not a pair of bytes"):
+        Tokenizer(small.vocab, [("l", "o")])
+
+
+# ---- training --------------------------------------------------------------------------------
+def test_a_str_that_names_a_file_is_not_trained_on(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    Path("corpus.txt").write_text("low lower lowest " * 50, encoding="utf-8")
+    with pytest.raises(ValueError, match=r"'corpus\.txt' is the name of a file.*pathlib\.Path\('corpus\.txt'\)"):
+        train_bpe("corpus.txt", 300)
+    assert train_bpe(Path("corpus.txt"), 300)[1][0] == (b"o", b"w")  # the file itself trains
+    assert train_bpe(["corpus.txt"], 300)[1]  # a list of documents: the string itself, deliberately
+
+
+def test_training_replaces_lone_surrogates_as_encoding_does():
+    text = "abc" + chr(0xD800) + "abc " * 20
+    assert train_bpe(text, 270) == train_bpe(text.replace(chr(0xD800), "\ufffd"), 270)
+
+
+def test_vocab_size_may_be_a_numpy_integer():
+    assert train_bpe("low lower " * 10, np.int64(260)) == train_bpe("low lower " * 10, 260)
+    with pytest.raises(TypeError, match="vocab_size must be an int, got float"):
+        train_bpe("low lower", 300.0)
+
+
+def test_no_environment_leak():
+    assert os.environ.get("BPE_COURSE_DEBUG") is None  # the CLI tests rely on one-line errors
