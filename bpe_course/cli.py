@@ -20,7 +20,7 @@ from .cli_output import TokenTable, read_stdin_text, render_tokens, use_color, w
 from .corpus import load_text
 from .errors import CommandError
 from .tokenizer import Tokenizer
-from .train import check_train_args, train_bpe
+from .train import check_train_args, train
 
 PROG = "bpe-course"
 NAMED_TOKENIZERS = ("gpt2", "cl100k")
@@ -45,8 +45,10 @@ def cmd_train(args: argparse.Namespace) -> int:
                           "another --format")
     documents = [load_text(source) for source in args.files]
     start = time.perf_counter()
-    vocab, merges = train_bpe(documents, args.vocab_size, specials, pattern=args.pattern,
-                              progress=not args.quiet)
+    if args.min_frequency < 1:
+        args.parser.error(f"--min-frequency must be at least 1, got {args.min_frequency}")
+    vocab, merges, _, stop_reason = train(documents, args.vocab_size, specials, pattern=args.pattern,
+                                          min_frequency=args.min_frequency, progress=not args.quiet)
     seconds = time.perf_counter() - start
     tokenizer = Tokenizer(vocab, merges, specials, pattern=args.pattern)
     out = Path(args.output)
@@ -55,7 +57,7 @@ def cmd_train(args: argparse.Namespace) -> int:
     saved = out if args.format == "gpt2" else out / formats.DEFAULT_FILENAMES[args.format]
     if not args.quiet:
         wanted = args.vocab_size - 256 - len(specials)
-        early = f" (stopped early: no pair left to merge; asked for {wanted})" if len(merges) < wanted else ""
+        early = f" (stopped early: {stop_reason}; asked for {wanted:,})" if len(merges) < wanted else ""
         print(f"learned {len(merges):,} merges in {seconds:.1f} s{early}: vocab {len(vocab):,} = 256 bytes + "
               f"{len(merges):,} merges + {len(specials)} special token{'' if len(specials) == 1 else 's'}")
         n_bytes = sum(len(d.encode("utf-8")) for d in documents)
@@ -174,6 +176,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="tokens in the vocabulary: 256 bytes + merges + special tokens")
     train.add_argument("--special", nargs="+", action="extend", metavar="TOKEN",
                        help="special tokens, e.g. '<|endoftext|>' (the option may be repeated)")
+    train.add_argument("--min-frequency", type=int, default=1, metavar="N",
+                       help="merge only pairs seen at least N times (default: %(default)s; 2 or more keeps "
+                       "merges that only memorise the text out)")
     train.add_argument("--pattern", choices=("gpt2", "gpt4", "none"), default="gpt2",
                        help="pre-tokenization regex (default: %(default)s)")
     train.add_argument("-o", "--output", required=True, metavar="DIR", help="directory to save the tokenizer in")

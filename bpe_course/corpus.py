@@ -37,6 +37,7 @@ _FILES = {
     "python_docs": "python_docs.txt",
     "python_code": "python_code.txt",
     "numbers": "numbers.txt",
+    "don_quixote": "don_quixote.txt",
     **{f"languages/{code}": f"languages/{code}.txt" for code in LANGUAGES},
 }
 # Corpora whose train / held-out split is frozen in its own files (made by tools/make_data.py).
@@ -49,6 +50,7 @@ DESCRIPTIONS = {
     "python_docs": "English prose: Python 3.11.7's help topics (pydoc_data.topics), ~466 KB",
     "python_code": "Python source: 12 pure-Python stdlib modules of CPython 3.11.7, ~410 KB",
     "numbers": "dates, prices, phone-like numbers, arithmetic and tables, ~3 KB",
+    "don_quixote": "English prose: Cervantes' Don Quixote in John Ormsby's translation (public domain), ~2.3 MB",
     "languages": "all of languages/<code> below, one after another (~21 KB)",
     **{f"languages/{c}": f"{lang}: weather, a market, a journey, a recipe; ~2-4 KB" for c, lang in LANGUAGES.items()},
 }
@@ -73,7 +75,7 @@ def read_text_file(path: str | os.PathLike, errors: str = "strict") -> str:
 
 def names() -> list[str]:
     """The built-in corpora; ``languages`` is all ``languages/<iso code>`` files together."""
-    return ["python_docs", "python_code", "numbers", "languages", *(f"languages/{c}" for c in LANGUAGES)]
+    return ["python_docs", "python_code", "numbers", "don_quixote", "languages", *(f"languages/{c}" for c in LANGUAGES)]
 
 
 def data_dir() -> Path:
@@ -152,10 +154,13 @@ def split_text(text: str, heldout_fraction: float = 0.1) -> tuple[str, str]:
     ('a\\n\\nb\\n\\nc\\n', 'd\\n')
     """
     target = len(text) * (1 - heldout_fraction)
-    breaks = [i for i in range(len(text) - 1) if text[i : i + 2] == "\n\n"]
+    # subtle: the nearest break is the last one before int(target) or one of the first two from there on
+    at = int(target)
+    nearby = (text.rfind("\n\n", 0, at + 1), text.find("\n\n", at), text.find("\n\n", at + 1))
+    breaks = [i for i in nearby if i >= 0]
     if not breaks:
         raise CorpusError("cannot split a text without a paragraph break (blank line)")
-    cut = min(breaks, key=lambda i: abs(i - target))
+    cut = min(breaks, key=lambda i: (abs(i - target), i))
     return text[: cut + 1], text[cut + 2 :]
 
 

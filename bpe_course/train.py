@@ -27,6 +27,7 @@ import os
 from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
+from typing import NamedTuple
 
 from .errors import CorpusError
 from .fast.count import SegmentCounter
@@ -105,24 +106,66 @@ def _names_a_file(text: str) -> bool:
     return "\n" not in text and len(text) < 4096 and os.path.isfile(text)
 
 
-def train_bpe(source: str | Path | Iterable[str], vocab_size: int, special_tokens: Iterable[str] = (), *,
-              pattern: str | None = "gpt2", method: str = "fast", progress: bool = False) -> tuple[Vocab, Merges]:
-    """Learn a byte-level BPE vocabulary of ``vocab_size`` tokens (256 bytes + merges + specials).
+class Training(NamedTuple):
+    """What a training run learned, and why it stopped (see :func:`train`)."""
 
-    Training stops early, with a smaller vocabulary, only when no adjacent pair is left at all.
+    vocab: Vocab
+    merges: Merges
+    merge_counts: list[int]  # how often each merged pair occurred in the training text, merge by merge
+    stop_reason: str  # STOP_VOCAB_SIZE, STOP_NO_PAIR, or "...fewer than min_frequency..."
+
+
+STOP_VOCAB_SIZE = "reached vocab_size"
+STOP_NO_PAIR = "no pair left to merge"
+
+
+def train(source: str | Path | Iterable[str], vocab_size: int, special_tokens: Iterable[str] = (), *,
+          pattern: str | None = "gpt2", method: str = "fast", min_frequency: int = 1,
+          progress: bool = False) -> Training:
+    """Like :func:`train_bpe`, but also say how often each merged pair occurred and why training stopped.
+
+    >>> run = train("low low low lower lowest", 300, min_frequency=2)
+    >>> run.merges, run.merge_counts
+    ([(b'o', b'w'), (b'l', b'ow'), (b' ', b'low'), (b' low', b'e')], [5, 5, 4, 2])
+    >>> run.stop_reason
+    'the most frequent pair left occurs 1 times, fewer than min_frequency=2'
     """
     vocab_size, specials = check_train_args(vocab_size, special_tokens)
     if method not in ("fast", "naive"):
         raise ValueError(f"method must be 'fast' or 'naive', not {method!r}")
+    if isinstance(min_frequency, bool) or not hasattr(type(min_frequency), "__index__") or min_frequency < 1:
+        raise ValueError(f"min_frequency must be a positive int, got {min_frequency!r}")
     counts = count_pretokens(source, specials, pattern)
     word_counts = {word.encode("utf-8"): n for word, n in counts.items()}  # distinct str, distinct bytes
     learn = _learn_fast if method == "fast" else _learn_naive
-    merges = learn(word_counts, vocab_size - 256 - len(specials), progress)
+    n_merges = vocab_size - 256 - len(specials)
+    merges, merge_counts, best_left = learn(word_counts, n_merges, progress, operator.index(min_frequency))
     vocab = {i: bytes([i]) for i in range(256)}
     for a, b in merges:
         vocab[len(vocab)] = a + b
     for s in specials:
         vocab[len(vocab)] = s.encode("utf-8")
+    if len(merges) == n_merges:
+        reason = STOP_VOCAB_SIZE
+    elif best_left == 0:
+        reason = STOP_NO_PAIR
+    else:
+        reason = f"the most frequent pair left occurs {best_left} times, fewer than min_frequency={min_frequency}"
+    return Training(vocab, merges, merge_counts, reason)
+
+
+def train_bpe(source: str | Path | Iterable[str], vocab_size: int, special_tokens: Iterable[str] = (), *,
+              pattern: str | None = "gpt2", method: str = "fast", min_frequency: int = 1,
+              progress: bool = False) -> tuple[Vocab, Merges]:
+    """Learn a byte-level BPE vocabulary of ``vocab_size`` tokens (256 bytes + merges + specials).
+
+    Training stops early, with a smaller vocabulary, when no adjacent pair is left, or when the
+    most frequent pair left occurs fewer than ``min_frequency`` times (Hugging Face's name and
+    meaning; the default 1 merges anything). A merge whose pair was seen once or twice mostly
+    memorises the training text: chapter 06 measures this. :func:`train` also says why it stopped.
+    """
+    vocab, merges, _, _ = train(source, vocab_size, special_tokens, pattern=pattern, method=method,
+                                min_frequency=min_frequency, progress=progress)
     return vocab, merges
 
 
@@ -133,33 +176,40 @@ def _progress(total: int, enabled: bool):
     return tqdm(total=total, desc="merges", unit="merge")
 
 
-def _learn_naive(word_counts: dict[bytes, int], n_merges: int, progress: bool = False) -> Merges:
+def _learn_naive(word_counts: dict[bytes, int], n_merges: int, progress: bool = False,
+                 min_frequency: int = 1) -> tuple[Merges, list[int], int]:
     """The reference: after every merge, count every pair again from scratch."""
     words = {tuple(bytes([b]) for b in w): n for w, n in word_counts.items()}
     merges: Merges = []
+    merge_counts: list[int] = []
     bar = _progress(n_merges, progress)
-    for _ in range(n_merges):
-        pairs = count_pairs(words)
-        if not pairs:
-            break
-        best = best_pair(pairs)
-        merges.append(best)
-        words = apply_merge(words, best)  # the same helpers as chapter 2's, on bytes instead of str
+    try:
+        while True:
+            pairs = count_pairs(words)
+            if not pairs:
+                return merges, merge_counts, 0
+            best = best_pair(pairs)
+            if len(merges) == n_merges or pairs[best] < min_frequency:
+                return merges, merge_counts, pairs[best]
+            merges.append(best)
+            merge_counts.append(pairs[best])
+            words = apply_merge(words, best)  # the same helpers as chapter 2's, on bytes instead of str
+            if bar is not None:
+                bar.update()
+    finally:
         if bar is not None:
-            bar.update()
-    if bar is not None:
-        bar.close()
-    return merges
+            bar.close()
 
 
-def _learn_fast(word_counts: dict[bytes, int], n_merges: int, progress: bool = False) -> Merges:
+def _learn_fast(word_counts: dict[bytes, int], n_merges: int, progress: bool = False,
+                min_frequency: int = 1) -> tuple[Merges, list[int], int]:
     """Count pairs once, then after each merge update only the words that contain the pair.
 
     The work is done by :func:`bpe_course.fast.merge.learn_fast`; read it for how.
     """
     bar = _progress(n_merges, progress)
     try:
-        return learn_fast(word_counts, n_merges, bar)
+        return learn_fast(word_counts, n_merges, bar, min_frequency)
     finally:
         if bar is not None:
             bar.close()

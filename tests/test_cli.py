@@ -194,3 +194,17 @@ def test_bad_files_exit_1_with_one_line(tmp_path, capsys):
     assert real.returncode == 1 and "not a token id: 'x'" in one_line_error(real.stderr)
     not_utf8 = run("encode", "-", stdin=b"ok \xff")
     assert not_utf8.returncode == 1 and "standard input: not valid UTF-8 at byte offset 3" in one_line_error(not_utf8.stderr)
+
+
+def test_train_min_frequency_and_why_it_stopped(tmp_path):
+    text_file = tmp_path / "t.txt"
+    text_file.write_text("low lower lowest newer newest " * 4 + "zyxwv", encoding="utf-8")
+    result = run("train", str(text_file), "--vocab-size", "1000", "--min-frequency", "3", "-o", str(tmp_path / "o"))
+    assert result.returncode == 0, result.stderr
+    expected = train_bpe(text_file.read_text(encoding="utf-8"), 1000, min_frequency=3)
+    assert Tokenizer.load(tmp_path / "o").merges == expected[1]
+    out = result.stdout.decode()
+    assert f"learned {len(expected[1]):,} merges" in out
+    assert "stopped early: the most frequent pair left occurs 1 times, fewer than min_frequency=3" in out
+    bad = run("train", str(text_file), "--vocab-size", "1000", "--min-frequency", "0", "-o", str(tmp_path / "p"))
+    assert bad.returncode == 2 and "--min-frequency must be at least 1" in bad.stderr.decode()

@@ -17,6 +17,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from bpe_course import corpus
 from bpe_course import download as dl
@@ -344,3 +345,16 @@ def test_train_heldout_takes_a_name_or_a_file(tmp_path: Path) -> None:
                                                                     "python_docs_train.txt"),
                                                    corpus.load_text(corpus.path("python_docs").parent /
                                                                     "python_docs_heldout.txt"))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="ab\n", min_size=2, max_size=60), st.floats(0.01, 0.99))
+def test_split_text_cuts_at_the_nearest_paragraph_break(text, fraction):
+    breaks = [i for i in range(len(text) - 1) if text[i:i + 2] == "\n\n"]  # the obvious, slow reference
+    if not breaks:
+        with pytest.raises(CorpusError, match="without a paragraph break"):
+            corpus.split_text(text, fraction)
+        return
+    target = len(text) * (1 - fraction)
+    cut = min(breaks, key=lambda i: abs(i - target))
+    assert corpus.split_text(text, fraction) == (text[:cut + 1], text[cut + 2:])

@@ -133,3 +133,46 @@ def test_missing_and_non_utf8_files_are_named(tmp_path):
     bad.write_bytes("café au lait".encode("latin-1"))
     with pytest.raises(CorpusError, match=r"latin1\.txt: not valid UTF-8 at byte offset 3"):
         train_bpe(bad, 300)
+
+
+# ---- min_frequency and why training stopped ----------------------------------------------------
+@pytest.mark.parametrize("min_frequency", [1, 2, 5])
+def test_min_frequency_fast_equals_naive_with_counts_and_reason(docs_text, min_frequency):
+    from bpe_course.train import train
+    text = docs_text[:30_000]
+    fast = train(text, 2000, min_frequency=min_frequency)
+    naive = train(text, 2000, min_frequency=min_frequency, method="naive")
+    assert fast == naive
+    assert all(c >= min_frequency for c in fast.merge_counts)
+
+
+def test_min_frequency_cuts_the_unrestricted_run_where_counts_drop(docs_text):
+    """Training with min_frequency=N is the unrestricted run up to its first merge seen fewer than N times."""
+    from bpe_course.train import STOP_NO_PAIR, STOP_VOCAB_SIZE, train
+    text = docs_text[:30_000]
+    full = train(text, 10_000)
+    assert full.stop_reason == STOP_NO_PAIR and min(full.merge_counts) == 1
+    first_rare = next(k for k, c in enumerate(full.merge_counts) if c < 3)
+    cut = train(text, 10_000, min_frequency=3)
+    assert cut.merges == full.merges[:first_rare] and cut.merge_counts == full.merge_counts[:first_rare]
+    assert cut.stop_reason == (f"the most frequent pair left occurs {full.merge_counts[first_rare]} times, "
+                               "fewer than min_frequency=3")
+    assert train(text, 300).stop_reason == STOP_VOCAB_SIZE
+    assert train_bpe(text, 10_000, min_frequency=3) == (cut.vocab, cut.merges)
+
+
+def test_merge_counts_are_the_pair_counts_at_each_step():
+    from bpe_course.pairs import apply_merge, count_pairs
+    from bpe_course.train import train
+    text = "low lower lowest newer newest wider widest " * 3
+    run = train(text, 300)
+    words = {tuple(bytes([b]) for b in w.encode()): n for w, n in count_pretokens(text).items()}
+    for merge, count in zip(run.merges, run.merge_counts):
+        assert count_pairs(words)[merge] == count
+        words = apply_merge(words, merge)
+
+
+@pytest.mark.parametrize("bad", [0, -1, 1.5, True])
+def test_min_frequency_must_be_a_positive_int(bad):
+    with pytest.raises(ValueError, match="min_frequency must be a positive int"):
+        train_bpe("low lower", 300, min_frequency=bad)

@@ -16,7 +16,7 @@ Tuned for CPython:
 One character per token id caps a vocabulary at 1,114,112 tokens (``MAX_TOKENS``).
 
 >>> learn_fast({b"low": 3, b"lower": 1, b"lowest": 1}, 3)
-[(b'o', b'w'), (b'l', b'ow'), (b'low', b'e')]
+([(b'o', b'w'), (b'l', b'ow'), (b'low', b'e')], [5, 5, 2], 1)
 """
 
 from __future__ import annotations
@@ -39,8 +39,13 @@ def descending_key(token: bytes) -> tuple[int, ...]:
     return tuple(255 - c for c in token) + (256,)
 
 
-def learn_fast(word_counts: dict[bytes, int], n_merges: int, progress=None) -> Merges:
-    """Up to ``n_merges`` merges learned from ``{word bytes: count}``; ``progress`` is an optional bar."""
+def learn_fast(word_counts: dict[bytes, int], n_merges: int, progress=None,
+               min_frequency: int = 1) -> tuple[Merges, list[int], int]:
+    """Up to ``n_merges`` merges learned from ``{word bytes: count}``; ``progress`` is an optional bar.
+
+    Returns the merges, how often each merged pair occurred, and the count of the best pair left
+    unmerged (0 when none is left). Pairs seen fewer than ``min_frequency`` times are never merged.
+    """
     n_merges = min(n_merges, MAX_TOKENS - 256)
     tokens = [bytes([i]) for i in range(256)]
     keys = [descending_key(t) for t in tokens]
@@ -50,10 +55,14 @@ def learn_fast(word_counts: dict[bytes, int], n_merges: int, progress=None) -> M
     heap = [(-c, keys[ord(p[0])], keys[ord(p[1])], p) for p, c in pair_counts.items()]
     heapq.heapify(heap)
     merges: Merges = []
-    while len(merges) < n_merges:
+    counts: list[int] = []
+    while True:
         best = _pop_best(heap, pair_counts)
         if best is None:
-            break
+            return merges, counts, 0
+        if len(merges) == n_merges or pair_counts[best] < min_frequency:
+            return merges, counts, pair_counts[best]
+        counts.append(pair_counts[best])
         a, b = tokens[ord(best[0])], tokens[ord(best[1])]
         tokens.append(a + b)
         keys.append(descending_key(a + b))
@@ -63,7 +72,6 @@ def learn_fast(word_counts: dict[bytes, int], n_merges: int, progress=None) -> M
             heapq.heappush(heap, (-count, keys[ord(pair[0])], keys[ord(pair[1])], pair))
         if progress is not None:
             progress.update()
-    return merges
 
 
 def _count_pairs(words: list[str], freqs: list[int]) -> tuple[dict[str, int], dict[str, list[int]]]:
