@@ -10,6 +10,12 @@ Each chapter's source is a plain Python file in ``tools/nbsrc/`` written in the
     # %%
     print("a code cell")
 
+    # %% [hide-input]
+    print(f"a sentence composed from {n} numbers")  # shown collapsed: the reader reads the output
+
+A ``[hide-input]`` cell is stored with its source collapsed (``jupyter.source_hidden``) and the
+``hide-input`` tag, which JupyterLab and a static site both honour.
+
 This script turns every source into ``notebooks/<same name>.ipynb`` and executes
 it top to bottom in a fresh kernel (working directory ``notebooks/``), so the
 stored notebook is exactly a clean "Restart & Run All". nbval then re-runs it
@@ -37,20 +43,20 @@ from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 ROOT = Path(__file__).resolve().parent.parent
 SRC = ROOT / "tools" / "nbsrc"
 OUT = ROOT / "notebooks"
-CELL_MARK = re.compile(r"^# %%(?P<kind>\s*\[markdown\])?\s*$")
+CELL_MARK = re.compile(r"^# %%(?:\s*\[(?P<kind>markdown|hide-input)\])?\s*$")
 
 
 def parse_cells(source: str) -> list[tuple[str, str]]:
     """Split percent-format text into ``(kind, text)`` cells.
 
-    >>> parse_cells("# %% [markdown]\\n# # Title\\n# prose\\n\\n# %%\\nx = 1\\n")
-    [('markdown', '# Title\\nprose'), ('code', 'x = 1')]
+    >>> parse_cells("# %% [markdown]\\n# # Title\\n# prose\\n\\n# %%\\nx = 1\\n# %% [hide-input]\\nprint(x)\\n")
+    [('markdown', '# Title\\nprose'), ('code', 'x = 1'), ('hide-input', 'print(x)')]
     """
     cells: list[tuple[str, list[str]]] = []
     for line in source.splitlines():
         mark = CELL_MARK.match(line)
         if mark:
-            cells.append(("markdown" if mark.group("kind") else "code", []))
+            cells.append((mark.group("kind") or "code", []))
         elif cells:
             cells[-1][1].append(line)
     out = []
@@ -71,7 +77,12 @@ def build(src: Path, run: bool = True, timeout: int = 600) -> float:
                                  "language": "python"}
     nb.metadata["language_info"] = {"name": "python"}
     for kind, text in parse_cells(src.read_text(encoding="utf-8")):
-        nb.cells.append(new_markdown_cell(text) if kind == "markdown" else new_code_cell(text))
+        if kind == "markdown":
+            nb.cells.append(new_markdown_cell(text))
+        elif kind == "hide-input":
+            nb.cells.append(new_code_cell(text, metadata={"jupyter": {"source_hidden": True}, "tags": ["hide-input"]}))
+        else:
+            nb.cells.append(new_code_cell(text))
     seconds = 0.0
     if run:
         started = time.perf_counter()

@@ -28,10 +28,13 @@ COLUMNS = ["corpus", "tokenizer", "merges", "vocab_size", "tokens", "words", "to
 
 
 @lru_cache(maxsize=8)
-def trained_tokenizer(source: str, max_merges: int = MAX_MERGES) -> Tokenizer:
-    """A byte-level tokenizer (GPT-2 pattern) trained once on ``source``'s training part."""
+def trained_tokenizer(source: str, max_merges: int = MAX_MERGES, min_frequency: int = 1) -> Tokenizer:
+    """A byte-level tokenizer (GPT-2 pattern) trained once on ``source``'s training part.
+
+    With ``min_frequency`` it has fewer merges when the text runs out of pairs seen that often.
+    """
     train, _ = corpus.train_heldout(source)
-    vocab, merges = train_bpe(train, 256 + max_merges)
+    vocab, merges = train_bpe(train, 256 + max_merges, min_frequency=min_frequency)
     return Tokenizer(vocab, merges)
 
 
@@ -77,14 +80,15 @@ def reference_rows(heldout: str, references: Mapping[str, Tokenizer], name: str 
 
 def vocab_size_data(sources: Sequence[str], lo: int = 0, hi: int = MAX_MERGES, n_points: int = 10,
                     references: Mapping[str, Tokenizer] | None = None, max_merges: int = MAX_MERGES,
-                    trained: Mapping[str, Tokenizer] | None = None) -> pd.DataFrame:
+                    trained: Mapping[str, Tokenizer] | None = None, min_frequency: int = 1) -> pd.DataFrame:
     """Curves for several corpora plus the reference tokenizers' points. Each corpus is trained
-    once, for ``max_merges`` merges (cached; or taken from ``trained``, keyed by corpus), and
-    truncated to each merge count in ``lo..hi``."""
+    once, for ``max_merges`` merges of pairs seen at least ``min_frequency`` times (cached; or
+    taken from ``trained``, keyed by corpus), and truncated to each merge count in ``lo..hi`` --
+    never beyond the merges it really learned."""
     frames = []
     for source in sources:
         _, heldout = corpus.train_heldout(source)
-        tok = (trained or {}).get(source) or trained_tokenizer(source, max(max_merges, hi))
+        tok = (trained or {}).get(source) or trained_tokenizer(source, max(max_merges, hi), min_frequency)
         frames.append(curve(tok, heldout, merge_counts(lo, hi, n_points), source))
         if references:
             frames.append(_cached_references(source, references))
@@ -146,8 +150,10 @@ class VocabSizeExplorer:
     """
 
     def __init__(self, corpora: Sequence[str] = DEFAULT_CORPORA, max_merges: int = MAX_MERGES,
-                 references: Mapping[str, Tokenizer] | None = None, n_points: int = 10) -> None:
+                 references: Mapping[str, Tokenizer] | None = None, n_points: int = 10,
+                 min_frequency: int = 1) -> None:
         self.max_merges, self.references, self.n_points = max_merges, references, n_points
+        self.min_frequency = min_frequency
         self.corpus = widgets.Dropdown(options=list(corpora), description="corpus").add_class("bpe-corpus-choice")
         self.range = widgets.IntRangeSlider(value=(0, max_merges), min=0, max=max_merges, step=16,
                                             description="merges", continuous_update=False,
@@ -176,7 +182,8 @@ class VocabSizeExplorer:
         if self._holding:
             return
         lo, hi = self.range.value
-        self.data = vocab_size_data([self.corpus.value], lo, hi, self.n_points, self.references, self.max_merges)
+        self.data = vocab_size_data([self.corpus.value], lo, hi, self.n_points, self.references, self.max_merges,
+                                    min_frequency=self.min_frequency)
         self.figure = plot_vocab_size(self.data, f"{self.corpus.value}: {lo}–{hi} merges, held-out text")
         self.image.value = figure_png(self.figure)
 

@@ -4,36 +4,47 @@
 # [← 05 Special tokens and unknowns](05_special_tokens.ipynb) · [07 Bytes and Unicode →](07_bytes_and_unicode.ipynb)
 #
 # Every merge adds one token to the vocabulary and makes encoded text a little shorter. So how many
-# merges should a tokenizer learn? GPT-2 and GPT-4 answered very differently (section 3 shows their
+# merges should a tokenizer learn? GPT-2 and GPT-4 answered very differently (section 4 shows their
 # sizes). This chapter measures the trade-off:
 #
 # * **the plot**: tokens per word and bytes per token on *held-out* text, against vocabulary size,
 #   for English prose and for Python code, with GPT-2 and GPT-4 as reference points;
 # * why one training run is enough for the whole curve (a smaller BPE vocabulary is a prefix of a
 #   bigger one);
+# * where the curve stops measuring the vocabulary and starts measuring memorisation, and the rule
+#   that keeps it honest (`min_frequency`);
 # * a widget to explore other corpora and ranges;
 # * what a bigger vocabulary costs: the embedding matrix, and tokens too rare to learn.
 #
-# The tokenizers here are byte-level (`bpe_course.train_bpe` and `Tokenizer`): they never need
-# `<|unk|>`, so every text can be measured. Chapters 07–08 build them from scratch; here we use them.
+# The tokenizers here are **byte-level**: the text is first turned into its UTF-8 bytes, and the
+# same merge loop as in chapter 03 runs over bytes instead of characters (`bpe_course.train_bpe`
+# learns the merges, `Tokenizer` applies them). Every text is a sequence of bytes and all 256 are
+# in the vocabulary, so no text needs `<|unk|>` and every text can be measured. Chapters 07–08
+# explain bytes and the splitting into pre-tokens; here we only use them.
 
 # %%
 %matplotlib inline
+import matplotlib.pyplot as plt
 import pandas as pd
 from IPython.display import HTML, Markdown, display
 
 from bpe_course import Tokenizer, cl100k, corpus, gpt2, train_bpe
+from bpe_course.train import train
 from bpe_course.viz import encoded_chips_html
 from bpe_course.widgets.vocab_size import (
     VocabSizeExplorer, curve, merge_counts, plot_vocab_size, vocab_size_data)
 
 # %% [markdown]
 # The corpora to compare: built-in names or paths of your own UTF-8 text files. The first one is
-# used for the step-by-step sections.
+# used for the step-by-step sections. `don_quixote` is a whole novel (about 2.3 MB), enough text
+# that thousands of merges are each learned from many occurrences; the two Python corpora are
+# five times smaller. `MIN_FREQUENCY` is the rule from chapter 03, section by section below: a pair
+# seen fewer times than this is not merged.
 
 # %%
-CORPORA = ["python_docs", "python_code"]  # add the path of your own UTF-8 text file
+CORPORA = ["don_quixote", "python_docs", "python_code"]  # add the path of your own UTF-8 text file
 MAX_MERGES = 8192
+MIN_FREQUENCY = 5
 N_POINTS = 12
 
 # %% [markdown]
@@ -47,7 +58,7 @@ N_POINTS = 12
 #   so it also works for code and for languages written without spaces.
 #
 # Both are measured on **held-out** text, which the tokenizer never saw in training. On its own
-# training text a big vocabulary looks better than it is: it has learned that text's rare words.
+# training text a big vocabulary looks better than it is: section 3 shows by how much.
 
 # %%
 def tokens_per_word(tok: Tokenizer, text: str) -> float:
@@ -67,15 +78,19 @@ print(f"{CORPORA[0]}: {len(train_text):,} training characters; held-out: {len(he
 #
 # Training for *k* merges makes the same first *k* merges whether it stops there or goes on: each
 # step only depends on the steps before it. So we train once, for `MAX_MERGES`, and get every smaller
-# vocabulary with `Tokenizer.truncated(k)`. We check it for one size against a separate training run:
+# vocabulary with `Tokenizer.truncated(k)`. `train` is `train_bpe` that also reports how often each
+# merged pair occurred (`merge_counts`) and why training stopped. We check the prefix property for
+# one size against a separate training run:
 
 # %%
-vocab, merges = train_bpe(train_text, 256 + MAX_MERGES)
-big = Tokenizer(vocab, merges)
+run = train(train_text, 256 + MAX_MERGES, min_frequency=MIN_FREQUENCY)
+big = Tokenizer(run.vocab, run.merges)
 print(big)
+print(f"learned {len(run.merges):,} merges; stopped because: {run.stop_reason}")
+print(f"the last merge joined a pair seen {run.merge_counts[-1]:,} times; the first, {run.merge_counts[0]:,} times")
 
 small_vocab, small_merges = train_bpe(train_text, 256 + 300)
-assert small_merges == merges[:300]
+assert small_merges == run.merges[:300]
 sample = heldout_text[:5000]
 assert Tokenizer(small_vocab, small_merges).encode(sample) == big.truncated(300).encode(sample)
 print("training for 300 merges == the first 300 merges of the big run, and the encodings agree")
@@ -100,41 +115,111 @@ print("teaching loop == bpe_course.widgets.vocab_size.curve")
 table.round(3)
 
 # %% [markdown]
-# How much does the training text flatter the tokenizer? The same numbers at the largest size, on
-# the text it was trained on and on held-out text:
+# ## 3. When merges start memorising the training text
+#
+# Chapter 03 stopped its trainer when the best pair occurred only once: such a merge makes a token
+# the training text uses once, which memorises that text instead of finding a reusable piece. The
+# byte-level trainer has the same choice, `min_frequency` (Hugging Face's name): by default it is 1,
+# so it merges until no pair is left at all. What happens then? We train `python_docs` — five
+# times less text than the novel — without the rule, for as many merges as it will give:
 
 # %%
-on_train, on_heldout = tokens_per_word(big, train_text), tokens_per_word(big, heldout_text)
-print(f"{len(big.vocab):,} tokens: {on_train:.3f} tokens per word on training text, {on_heldout:.3f} held out")
+docs_train, docs_heldout = corpus.train_heldout("python_docs")
+docs_run = train(docs_train, 256 + MAX_MERGES)
+docs_counts = pd.Series(docs_run.merge_counts)
+first_rare = int((docs_counts < MIN_FREQUENCY).idxmax())
+print(f"python_docs: {len(docs_run.merges):,} merges, then stopped: {docs_run.stop_reason}")
+print(f"the first merge of a pair seen fewer than {MIN_FREQUENCY} times is merge {first_rare:,}; "
+      f"{(docs_counts < MIN_FREQUENCY).sum():,} merges are like that, "
+      f"{(docs_counts == 1).sum():,} of them join a pair seen exactly once")
 
 # %% [markdown]
-# ## 3. The plot, with GPT-2 and GPT-4
+# Every merge after that point joins something rare. Measured on the training text *and* on held-out
+# text, side by side — the dotted line marks merge number `first_rare`:
+
+# %%
+def train_and_heldout_curve(run, train_part: str, heldout_part: str) -> pd.DataFrame:
+    tok = Tokenizer(run.vocab, run.merges)
+    ks = merge_counts(0, len(run.merges), N_POINTS)
+    return pd.DataFrame({"merges": ks,
+                         "training text": [tokens_per_word(tok.truncated(k), train_part) for k in ks],
+                         "held-out text": [tokens_per_word(tok.truncated(k), heldout_part) for k in ks]})
+
+
+docs_curves = train_and_heldout_curve(docs_run, docs_train, docs_heldout)
+novel_curves = train_and_heldout_curve(run, train_text, heldout_text)
+fig, axes = plt.subplots(1, 2, figsize=(11, 3.8), sharey=False)
+for ax, (name, frame, cut) in zip(axes, [("python_docs, no minimum", docs_curves, first_rare),
+                                         (f"{CORPORA[0]}, min_frequency={MIN_FREQUENCY}", novel_curves, None)]):
+    for column, style in (("training text", "o-"), ("held-out text", "s-")):
+        ax.plot(256 + frame["merges"], frame[column], style, label=column)
+    if cut is not None:
+        ax.axvline(256 + cut, linestyle=":", color="grey", label=f"pairs seen < {MIN_FREQUENCY} times from here")
+    ax.set_xscale("log")
+    ax.set_xlabel("vocabulary size (256 + merges)")
+    ax.set_ylabel("tokens per word")
+    ax.set_title(name)
+    ax.legend()
+fig.tight_layout()
+display(fig)
+plt.close(fig)
+
+# %% [hide-input]
+at_cut = Tokenizer(docs_run.vocab, docs_run.merges).truncated(first_rare)
+full = Tokenizer(docs_run.vocab, docs_run.merges)
+train_gain = 1 - tokens_per_word(full, docs_train) / tokens_per_word(at_cut, docs_train)
+heldout_gain = 1 - tokens_per_word(full, docs_heldout) / tokens_per_word(at_cut, docs_heldout)
+heldout_ids = set(full.encode_ordinary(docs_heldout))
+n_late = len(docs_run.merges) - first_rare
+late_used = sum(256 + k in heldout_ids for k in range(first_rare, len(docs_run.merges)))
+early_used = sum(256 + k in heldout_ids for k in range(first_rare))
+gap_end = novel_curves.iloc[-1]
+display(Markdown(
+    f"On `python_docs`, the {n_late:,} merges of rare pairs shorten the *training* text by another "
+    f"{train_gain:.1%} of its tokens and the held-out text by {heldout_gain:.1%}. But the held-out text uses "
+    f"only {late_used:,} of those {n_late:,} tokens ({late_used / n_late:.0%}), against {early_used:,} of the "
+    f"{first_rare:,} tokens learned before them ({early_used / first_rare:.0%}). Most late tokens are pieces of "
+    f"the training text's own rare words, learned by heart: the tokenizer is over-fitting, and each such token "
+    f"still costs a row of the embedding table (section 6) that a model will hardly ever see. On "
+    f"`{CORPORA[0]}` every one of the {len(run.merges):,} merges was seen at least {MIN_FREQUENCY} times, and "
+    f"the two curves stay close: {gap_end['training text']:.3f} tokens per word on the training text, "
+    f"{gap_end['held-out text']:.3f} held out."))
+
+# %% [markdown]
+# So a curve that runs into the rare merges measures memorisation at its right end, not the value
+# of a bigger vocabulary. From here on every trained tokenizer uses `min_frequency=MIN_FREQUENCY`,
+# and a corpus that runs out of such pairs simply has a shorter curve.
+#
+# ## 4. The plot, with GPT-2 and GPT-4
 #
 # Now every corpus, plus two reference points: GPT-2's and GPT-4's tokenizers (loaded offline from
 # OpenAI's files) measured on the same held-out text. Their "vocabulary size" is their largest id
-# + 1, the number of rows a model's embedding table needs (section 5). The package function trains
-# each corpus once and truncates; for the first corpus we hand it `big`, trained above.
+# + 1, the number of rows a model's embedding table needs (section 6). The package function trains
+# each corpus once with the same `min_frequency` and truncates; for the first corpus we hand it
+# `big`, trained above.
 
 # %%
 references = {"GPT-2": gpt2(), "GPT-4 (cl100k)": cl100k()}
-data = vocab_size_data(CORPORA, 0, MAX_MERGES, N_POINTS, references, trained={CORPORA[0]: big})
-fig = plot_vocab_size(data, "Tokens per word and bytes per token on held-out text")
+data = vocab_size_data(CORPORA, 0, MAX_MERGES, N_POINTS, references, trained={CORPORA[0]: big},
+                       min_frequency=MIN_FREQUENCY)
+fig = plot_vocab_size(data, f"Tokens per word and bytes per token on held-out text (min_frequency={MIN_FREQUENCY})")
 display(fig)
 
 # %% [markdown]
-# The numbers behind the markers and the largest trained vocabularies:
+# The numbers behind the markers and the largest trained vocabularies (the merges each corpus really
+# learned, which for the smaller corpora is fewer than `MAX_MERGES`):
 
 # %%
 largest = data[data["tokenizer"] == "trained"].groupby("corpus", sort=False).tail(1)
 summary = pd.concat([largest, data[data["tokenizer"] != "trained"]]).sort_values(["corpus", "vocab_size"], kind="stable")
-summary[["corpus", "tokenizer", "vocab_size", "tokens_per_word", "bytes_per_token"]].round(3)
+summary[["corpus", "tokenizer", "merges", "vocab_size", "tokens_per_word", "bytes_per_token"]].round(3)
 
 # %% [markdown]
 # ### Reading the plot
 #
 # The sentences below are computed from the data above, so they stay true if you change the corpora.
 
-# %%
+# %% [hide-input]
 def fewer_or_more(a: float, b: float) -> str:
     return "fewer" if a < b else "more"
 
@@ -145,8 +230,9 @@ for name, rows_c in data.groupby("corpus", sort=False):
     refs = rows_c[rows_c["tokenizer"] != "trained"].set_index("tokenizer")
     t = trained["tokens_per_word"]
     lines.append(
-        f"* **{name}**: the first {trained['merges'][1]} merges take tokens per word from {t[0]:.2f} to {t[1]:.2f}; "
-        f"the last {trained['merges'].iloc[-1] - trained['merges'].iloc[-2]} merges "
+        f"* **{name}** ({trained['merges'].iloc[-1]:,} merges learned): the first {trained['merges'][1]} merges "
+        f"take tokens per word from {t[0]:.2f} to {t[1]:.2f}; "
+        f"the last {trained['merges'].iloc[-1] - trained['merges'].iloc[-2]:,} merges "
         f"only from {t.iloc[-2]:.2f} to {t.iloc[-1]:.2f}.")
     last = t.iloc[-1]
     comparisons = [f"{fewer_or_more(last, row['tokens_per_word'])} than {ref} ({row['tokens_per_word']:.2f} "
@@ -161,10 +247,11 @@ display(Markdown("\n".join(lines)))
 #
 # 1. **Diminishing returns.** Even on a logarithmic x axis the curves flatten: the first merges save
 #    far more than the last (compare the two numbers in each sentence above). Early merges capture
-#    frequent words and common endings; late ones capture rarer and rarer words.
+#    frequent words and common endings; late ones capture rarer words — and these are merges of
+#    pairs seen at least `MIN_FREQUENCY` times, so the flattening is real, not memorisation.
 # 2. **Where the tokenizer was trained matters as much as its size.** A small vocabulary trained on
 #    this kind of text can rival a much bigger one trained on something else: GPT-2's vocabulary was
-#    learned from web pages, not from Python's documentation.
+#    learned from web pages, not from a novel or from Python's documentation.
 # 3. **Code is harder than prose**, and GPT-2 is especially poor at it. Part of the reason is
 #    visible in one indented line: GPT-2 spends a token on each space of the indentation but the
 #    last, while GPT-4's pattern and vocabulary keep a run of spaces together (chapters 08 and 10).
@@ -177,14 +264,14 @@ for label, tok_ref in references.items():
     display(HTML(encoded_chips_html(tok_ref, line)))
 
 # %% [markdown]
-# ## 4. Explore: other corpora and ranges
+# ## 5. Explore: other corpora and ranges
 #
 # Pick a corpus and a range of merge counts; the plot is redrawn for that corpus, with GPT-2 and
-# GPT-4 on the same held-out text. The widget's numbers are in `explorer.data`. (`languages` mixes
-# eight languages, and its training part is small, so training stops early.)
+# GPT-4 on the same held-out text, and the same `min_frequency`. The widget's numbers are in
+# `explorer.data`. (`languages` mixes eight short texts, so it runs out of frequent pairs early.)
 
 # %%
-explorer = VocabSizeExplorer(references=references, max_merges=MAX_MERGES)
+explorer = VocabSizeExplorer(references=references, max_merges=MAX_MERGES, min_frequency=MIN_FREQUENCY)
 display(explorer.box)
 
 # %% [markdown]
@@ -196,13 +283,13 @@ display(explorer.box)
 explorer.show(corpus="python_code", merges=(0, 1024))
 code_rows = explorer.data[explorer.data["tokenizer"] == "trained"]
 code_train, code_heldout = corpus.train_heldout("python_code")
-code_tok = Tokenizer(*train_bpe(code_train, 256 + 1024))
+code_tok = Tokenizer(*train_bpe(code_train, 256 + 1024, min_frequency=MIN_FREQUENCY))
 assert abs(code_rows["tokens_per_word"].iloc[-1] - tokens_per_word(code_tok, code_heldout)) < 1e-12
 print(f"{len(code_rows)} points from {code_rows['merges'].min()} to {code_rows['merges'].max()} merges; "
       f"the last matches a separate 1,024-merge training run")
 
 # %% [markdown]
-# ## 5. What a bigger vocabulary costs
+# ## 6. What a bigger vocabulary costs
 #
 # A language model starts by looking each token id up in an **embedding matrix**: one row of
 # `d_model` numbers per id. Its size is (largest id + 1) × `d_model`. Here it is for the
@@ -211,7 +298,7 @@ print(f"{len(code_rows)} points from {code_rows['merges'].min()} to {code_rows['
 
 # %%
 D_MODELS = {"GPT-2 small": 768, "medium": 1024, "large": 1280, "XL": 1600}
-vocab_rows = {f"trained, {k} merges": 256 + k for k in (1024, 8192)}
+vocab_rows = {"trained, 1,024 merges": 256 + 1024, f"trained on {CORPORA[0]}, {len(big.merges):,} merges": len(big.vocab)}
 vocab_rows |= {label: max(tok.vocab) + 1 for label, tok in references.items()}
 cost = pd.DataFrame({f"{name} (d={d})": {label: rows * d / 1e6 for label, rows in vocab_rows.items()}
                      for name, d in D_MODELS.items()})
@@ -259,13 +346,19 @@ print(f"held-out text of {CORPORA[0]} uses {early_used:.0%} of the first {last_b
 
 # %% [markdown]
 # So the "sweet spot" depends on what the tokenizer is for. Shorter sequences pay off in every layer
-# and every token of context; a larger table costs memory and leaves more tokens undertrained. GPT-2
-# settled on its size for English web text; GPT-4 roughly doubled it for a mix that includes code and
-# other languages.
+# and every token of context; a larger table costs memory and leaves more tokens undertrained.
+#
+# Why GPT-2 has 50,257 tokens and GPT-4's cl100k about 100,000, OpenAI has not said: the GPT-2 paper
+# (Radford et al., 2019, section 2.2) states the size without giving a reason, and nothing was
+# published about cl100k's. A plausible reading — which the measurements above are consistent with
+# but cannot prove — is that a bigger vocabulary pays off once the training text mixes code and many
+# languages, because each kind of text then brings its own frequent pieces.
 #
 # ## Recap
 #
 # * Measure tokens per word (or bytes per token) on held-out text. Training text flatters big vocabularies.
+# * Merges of pairs seen only a few times memorise the training text: `min_frequency` stops them, and
+#   `train(...).merge_counts` and `.stop_reason` say what was learned and why training stopped.
 # * One training run gives every smaller vocabulary: `Tokenizer.truncated(k)`.
 # * Returns diminish: the curve flattens, so late merges save far fewer tokens than early ones. What
 #   the tokenizer was trained on matters as much as its size.

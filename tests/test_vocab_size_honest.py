@@ -1,0 +1,46 @@
+"""Chapter 06's plot is honest: no plotted "trained" point uses a merge of a pair seen fewer times than it claims."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from bpe_course import corpus
+from bpe_course.train import train
+from bpe_course.widgets.vocab_size import vocab_size_data
+
+CHAPTER = Path(__file__).resolve().parent.parent / "tools" / "nbsrc" / "06_vocabulary_size.py"
+
+
+def chapter_constants() -> dict[str, object]:
+    """The chapter's own settings (CORPORA, MAX_MERGES, MIN_FREQUENCY, N_POINTS), read from its source."""
+    source = "\n".join(line for line in CHAPTER.read_text(encoding="utf-8").splitlines() if not line.startswith("%"))
+    found = {}
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            name = node.targets[0].id
+            if name in ("CORPORA", "MAX_MERGES", "MIN_FREQUENCY", "N_POINTS"):
+                found[name] = ast.literal_eval(node.value)
+    return found
+
+
+CONSTANTS = chapter_constants()
+
+
+def test_the_chapter_sets_a_minimum_frequency_above_one():
+    assert CONSTANTS["MIN_FREQUENCY"] > 1  # with 1, the right end of the curve is memorisation
+
+
+@pytest.mark.parametrize("source", CONSTANTS["CORPORA"])
+def test_no_plotted_point_uses_a_rare_merge(source):
+    n = CONSTANTS["MIN_FREQUENCY"]
+    data = vocab_size_data([source], 0, CONSTANTS["MAX_MERGES"], CONSTANTS["N_POINTS"], min_frequency=n)
+    plotted = data[data["tokenizer"] == "trained"]["merges"]
+    unrestricted = train(corpus.train_heldout(source)[0], 256 + CONSTANTS["MAX_MERGES"])
+    for k in plotted:
+        assert all(c >= n for c in unrestricted.merge_counts[:k]), f"{source}: point at {k} merges"
+    # and the curve goes as far as the rule allows, not less
+    allowed = next((k for k, c in enumerate(unrestricted.merge_counts) if c < n), len(unrestricted.merges))
+    assert plotted.max() == allowed
