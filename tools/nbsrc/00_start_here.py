@@ -144,4 +144,8 @@ print("decode(encode(sentence)) == sentence:", gpt2.decode(ours) == SENTENCE)
 # %% [markdown]
 # Everything works. By chapter 9 you will have written this tokenizer yourself.
 #
+# **Further reading.** The papers, libraries and courses this one builds on — Gage (1994), Sennrich
+# et al. (2016), Radford et al. (2019, section 2.2), tiktoken, minbpe and others — are collected in
+# [docs/references.md](../docs/references.md).
+#
 # [01 Characters, words and why subwords →](01_characters_and_words.ipynb)

@@ -115,10 +115,13 @@ print(bpe.encode("мир"), bpe.encode("дом"))
 assert bpe.encode("мир") == bpe.encode("дом")
 
 # %% [markdown]
-# A byte-level tokenizer has no such gap: every text is a sequence of bytes, and all 256 bytes are
-# in the vocabulary. Trained on the same English text (`train_bpe`; chapters 07–11 build it),
-# it gives back every language exactly, whitespace included. The price is more tokens for the
-# scripts it saw little of:
+# A **byte-level** tokenizer has no such gap. It first turns text into its UTF-8 bytes (every
+# character is one to four bytes; chapter 07 shows how) and then runs the same merge loop as
+# chapter 03 over bytes instead of characters: the base vocabulary is the 256 possible bytes, so
+# every text, in any script, can be written with it. `train_bpe` trains one and `Tokenizer`
+# applies it; chapters 07–11 build both from scratch. Trained on the same English text, it gives
+# back every language exactly, whitespace included. The price is more tokens for the scripts it
+# saw little of:
 
 # %%
 byte_vocab, byte_merges = train_bpe(train_text, 256 + len(bpe.merges))

@@ -246,9 +246,14 @@ print("model:         ", hf_json["model"]["type"], f"with {len(hf_json['model'][
 print("added_tokens:  ", [(t["content"], t["id"]) for t in hf_json["added_tokens"]])
 
 # %% [markdown]
-# Now the real library loads the file, and we compare its ids with ours on every text. Hugging
-# Face always treats special-token text as special tokens, so it matches our
-# `encode(text, allowed_special="all")`.
+# Now the real library loads the file, and we compare its ids with ours on every text. By default
+# Hugging Face treats special-token text found in the input as the special token, so it matches our
+# `encode(text, allowed_special="all")`. Since `tokenizers` 0.19 it can do the opposite:
+# `hf.encode_special_tokens = True` encodes such text as ordinary text, like our `encode_ordinary`.
+# The defaults differ. Ours (tiktoken's) refuses special-token text unless you say what
+# you mean, because a document that merely *contains* `<|endoftext|>` — a web page about
+# tokenizers, a user's message — would otherwise end a training example or fool a model (chapter
+# 05's warning). With Hugging Face, switch `encode_special_tokens` on for text you did not write.
 
 # %%
 hf = tokenizers.Tokenizer.from_file(str(folder / "tokenizer.json"))
@@ -264,6 +269,18 @@ name = "special tokens"
 print("ours:        ", our_ids[name])
 print("Hugging Face:", hf.encode(texts[name]).ids)
 print("as tokens:   ", hf.encode(texts[name]).tokens)
+
+# %% [markdown]
+# And with `encode_special_tokens` switched on, the special-token text is ordinary text for Hugging
+# Face too:
+
+# %%
+hf.encode_special_tokens = True
+as_text = hf.encode(texts[name]).ids
+hf.encode_special_tokens = False
+assert as_text == tok.encode_ordinary(texts[name])
+print("Hugging Face, encode_special_tokens=True:", as_text)
+print("ours, encode_ordinary:                   ", tok.encode_ordinary(texts[name]))
 
 # %% [markdown]
 # ## 6. tiktoken
