@@ -217,3 +217,18 @@ def test_learn_merges_wrong_tie_rule():
 def test_learn_merges_stops_too_soon_and_bad_type():
     assert_wrong(ch03.check_learn_merges(lambda c, n: _learn(c, min(n, 3))), "you stopped after 3 merges")
     assert_wrong(ch03.check_learn_merges(lambda c, n: tuple(_learn(c, n))), "return a list of pairs")
+
+
+def test_regex_merge_finds_the_write_ups_bug_and_accepts_the_fix():
+    import re
+
+    def with_boundary(boundary):
+        def merge_by_regex(symbols, pair):
+            pattern = re.compile(rf"(?<!{boundary})" + re.escape(" ".join(pair)) + rf"(?!{boundary})")
+            return tuple(pattern.sub("".join(pair), " ".join(symbols)).split())
+        return merge_by_regex
+
+    assert_right(ch03.check_regex_merge(with_boundary(r"\S")))
+    assert_right(ch03.check_regex_merge(merge_pair))
+    assert_wrong(ch03.check_regex_merge(with_boundary("S")), "across a symbol boundary", "('n', 'e')")
+    assert_wrong(ch03.check_regex_merge(lambda s, p: "".join(s)), "as a tuple")

@@ -137,3 +137,23 @@ def test_merge_rank(gpt2_tok):
     other = ch09.check_merge_rank(pair, 5)
     assert not other.ok and "merges.index" in other.hint
     assert "not one of GPT-2's merges" in ch09.check_merge_rank((b"x", b"yz!"), 3).message
+
+
+def test_lookalike_fix():
+    assert ch08.check_lookalike_fix(ch08.LOOKALIKE_FIXED).ok
+    assert ch08.check_lookalike_fix(r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\d+| ?[^\s\w\d]+|\s+""").ok  # letters only
+    starter = ch08.check_lookalike_fix(ch08.LOOKALIKE)
+    assert not starter.ok and "still splits like the write-up's pattern" in starter.message
+    reordered = ch08.check_lookalike_fix(r"""'s|'t|'re|'ve|'m|'ll|'d| ?\d+| ?\w+| ?[^\s\w\d]+|\s+""")
+    assert not reordered.ok and "utf8" in reordered.message
+    assert not ch08.check_lookalike_fix(r"(\d+)").ok and not ch08.check_lookalike_fix("(").ok
+
+
+def test_newline_id():
+    from bpe_course import bytes_to_unicode
+    assert ch09.check_newline_id(lambda e: e[bytes_to_unicode()[10]]).ok
+    fallback = ch09.check_newline_id(lambda e: e.get("\n", e["<|endoftext|>"]))
+    assert not fallback.ok and "<|endoftext|>" in fallback.message and "198" not in fallback.hint
+    hard_coded = ch09.check_newline_id(lambda e: 198)
+    assert not hard_coded.ok and "shuffled" in hard_coded.message
+    assert not ch09.check_newline_id(lambda e: 1 / 0).ok

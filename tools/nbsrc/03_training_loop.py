@@ -106,49 +106,96 @@ print(check_against_package(TOY, 1000))
 print(check_against_package(TOY, 20))
 
 # %% [markdown]
-# ## "the cat sat on the mat", and a vocabulary that never arrives
+# ## What write-ups claim, checked on their own text
 #
-# A toy demo of this kind typically trains on a sentence or two repeated a few times, asks for
-# a small vocabulary (`ADVERTISED_VOCAB` below), and announces the number of merges as
-# "vocabulary size minus base symbols". Here is what the code really does.
+# Blog posts and tutorials about BPE print figures: a vocabulary size, a number of merges, the
+# first merges, an encoded sentence, how an unseen word splits. Four write-ups this course was
+# designed from are checked here (and in chapters 08 and 09, where their other claims belong),
+# each on **its own corpus**, with **its own algorithm** re-implemented from its description. Where
+# a finding depends on a convention (the tie rule, how `</w>` is counted, the special tokens), we
+# say so and test the alternatives.
+#
+# ### A. A 90-line tutorial: "the cat sat on the mat"
+#
+# The first trains a `BPETokenizer` class on four short sentences repeated five times. Its recipe:
+# the four special tokens first, then every character of the corpus and `</w>`, sorted; then merge
+# the most frequent pair while the vocabulary is smaller than asked, taking the pair counted first
+# when several tie (`Counter.most_common`), and stopping when the best pair occurs only once. It asks
+# for a vocabulary of 40 and prints **vocab size 40, 22 merges**, eight first merges, and a 13-id
+# encoding of "the cat sat on a log".
 
 # %%
-CAT = "the cat sat on the mat. the dog sat on the log. " * 5
-ADVERTISED_VOCAB = 40
-cat = WordBPE.train(CAT, ADVERTISED_VOCAB, trace=True)
-cat_base = len(cat.vocab) - len(cat.merges)
-print(f"base symbols: {len(SPECIALS)} specials + {len(cat.alphabet)} characters + '</w>' = {cat_base}")
-print(f"asked for {ADVERTISED_VOCAB} tokens, i.e. {ADVERTISED_VOCAB - cat_base} merges")
-print(f"got {len(cat.vocab)} tokens from {len(cat.merges)} merges; stop reason: {cat.stop_reason}")
-print("the corpus now tokenizes as:", " · ".join(cat.tokenize("the cat sat on the mat. the dog sat on the log.")))
+TUTORIAL_A_CORPUS = """
+    the cat sat on the mat
+    the dog sat on the log
+    the cat and the dog and the mat
+    a dog and a cat and a log
+    """ * 5
+A_PRINTED = {"vocab size": 40, "merges": 22, "ids for the sample": 13}
+A_PRINTED_FIRST_MERGES = [("t", "h"), ("th", "e"), ("the", "</w>"), ("a", "t"),
+                          ("a", "n"), ("an", "d"), ("and", "</w>"), ("o", "g")]
+A_SAMPLE = "the cat sat on a log"
 
-# %%
-cat_words = word_counts(CAT)
-for pair in cat.merges:
-    cat_words = apply_merge(cat_words, pair)
-assert all(len(word) == 1 for word in cat_words) and not count_pairs(cat_words)
+
+def tutorial_a_train(text: str, vocab_size: int):
+    """The tutorial's training, as it describes it: returns (vocab {token: id}, merges)."""
+    words = Counter(tuple(raw) + ("</w>",) for line in text.splitlines() for raw in line.split())
+    vocab = {token: i for i, token in enumerate(SPECIALS)}
+    for symbol in sorted({s for word in words for s in word}):
+        vocab.setdefault(symbol, len(vocab))
+    merges = []
+    while len(vocab) < vocab_size:
+        pairs = Counter(count_pairs(words))  # counted word by word: ties go to the pair counted first
+        if not pairs:
+            break
+        best, n = pairs.most_common(1)[0]
+        if n < 2:
+            break
+        vocab[best[0] + best[1]] = len(vocab)
+        merges.append(best)
+        words = apply_merge(words, best)
+    return vocab, merges
+
+
+def tutorial_a_encode(vocab: dict, merges: list, text: str) -> list[int]:
+    """Each word's characters plus `</w>`, every merge applied in order; unknown symbols -> <|unk|>."""
+    ids = []
+    for word in text.split():
+        symbols = (*word, "</w>")
+        for pair in merges:
+            symbols = wordbpe.merge_pair(symbols, pair)
+        ids += [vocab.get(symbol, vocab["<|unk|>"]) for symbol in symbols]
+    return ids
+
+
+a_vocab, a_merges = tutorial_a_train(TUTORIAL_A_CORPUS, 40)
+a_ids = tutorial_a_encode(a_vocab, a_merges, A_SAMPLE)
+a_table = pd.DataFrame({"printed": A_PRINTED,
+                        "its own code gives": {"vocab size": len(a_vocab), "merges": len(a_merges),
+                                               "ids for the sample": len(a_ids)}})
+a_table
+
+# %% [hide-input]
+first_diff = next(k for k, (x, y) in enumerate(zip(a_merges, A_PRINTED_FIRST_MERGES)) if x != y)
 display(Markdown(
-    f"The corpus has only {len(cat_words)} distinct words. After {len(cat.merges)} merges each of them is a "
-    "single token, so there are no pairs left at all — training cannot reach "
-    f"{ADVERTISED_VOCAB} however long it runs. A figure of {ADVERTISED_VOCAB - cat_base} merges is "
-    "arithmetic, not an output."))
+    f"The first {first_diff} printed merges come out; merge {first_diff + 1} is "
+    f"`{a_merges[first_diff]}`, not the printed `{A_PRINTED_FIRST_MERGES[first_diff]}`. The sample encodes to "
+    f"{len(a_ids)} ids, `{a_ids}`: one per word, because every word of the sample is a whole token by then."))
 
 # %% [markdown]
-# ### Why different write-ups print different figures
-#
-# Published figures for runs like this depend on conventions that are rarely stated.
-# Below, one flexible trainer varies them one at a time:
+# Why 35 and not 40: the corpus has only a handful of distinct words, and after the last merge each of
+# them is a single token, so there are no pairs left — training cannot reach 40 however long it
+# runs. "22 merges" is 40 minus the base symbols, arithmetic rather than an output. Does any
+# convention rescue the printed figures? One flexible trainer, changing one convention at a time:
 #
 # * **specials**: are the 4 special tokens counted in the vocabulary size?
-# * **end of word**: `</w>` as a symbol of its own (ours), glued to the last character
-#   (`t</w>` is one base symbol, as in `subword-nmt`, the tool released with Sennrich et al.'s
-#   paper), or no marker at all;
-# * **stop rule**: stop when the best pair occurs fewer than 2 times (ours), or keep merging
-#   pairs seen once;
-# * **ties**: the greatest pair (ours), the first pair counted (`max(pairs, key=pairs.get)`),
-#   or the smallest pair.
+# * **end of word**: `</w>` as a symbol of its own, glued to the last character (`t</w>` is one
+#   base symbol, as in `subword-nmt`, the tool released with Sennrich et al.'s paper), or no marker;
+# * **stop rule**: stop when the best pair occurs fewer than 2 times, or keep merging pairs seen once;
+# * **ties**: the pair counted first (the tutorial's), the greatest pair (this course's), or the
+#   smallest pair.
 #
-# Each is run on the repeated corpus above and on a single copy of it.
+# Each is run on the tutorial's corpus and on a single copy of its four sentences.
 
 # %%
 def words_with_marker(text: str, end_of_word: str) -> dict:
@@ -169,7 +216,7 @@ def choose(pairs: Counter, tie: str):
 
 
 def train_variant(text: str, vocab_size: int, specials: bool = True, end_of_word: str = "separate",
-                  min_count: int = 2, tie: str = "greatest"):
+                  min_count: int = 2, tie: str = "first counted"):
     """Returns (base size, merges): the same loop with one convention changed."""
     words = words_with_marker(text, end_of_word)
     base = len(SPECIALS) * specials + len({s for word in words for s in word})
@@ -186,34 +233,35 @@ def train_variant(text: str, vocab_size: int, specials: bool = True, end_of_word
     return base, merges
 
 
+assert train_variant(TUTORIAL_A_CORPUS, 40)[1] == a_merges  # the defaults are the tutorial's conventions
 VARIANTS = {
-    "ours (see the first choice of each bullet)": {},
+    "the tutorial's (first choice of each bullet, ties: first counted)": {},
     "specials not counted": {"specials": False},
     "</w> glued to the last character": {"end_of_word": "glued"},
     "no end-of-word marker": {"end_of_word": "none"},
     "merge pairs seen once too": {"min_count": 1},
-    "ties: first counted": {"tie": "first counted"},
+    "ties: greatest (this course)": {"tie": "greatest"},
     "ties: smallest": {"tie": "smallest"},
 }
-ONE_COPY = CAT[: len(CAT) // 5]
+ONE_COPY = TUTORIAL_A_CORPUS[: len(TUTORIAL_A_CORPUS) // 5]
 rows = []
 for name, change in VARIANTS.items():
     row = {"convention": name}
-    for label, text in [("×5", CAT), ("×1", ONE_COPY)]:
-        base, learned = train_variant(text, ADVERTISED_VOCAB, **change)
+    for label, text in [("×5", TUTORIAL_A_CORPUS), ("×1", ONE_COPY)]:
+        base, learned = train_variant(text, 40, **change)
         row |= {f"{label} base": base, f"{label} merges": len(learned), f"{label} vocab": base + len(learned)}
+    row["merge 5 (×5)"] = str(train_variant(TUTORIAL_A_CORPUS, 40, **change)[1][4:5])
     rows.append(row)
 conventions = pd.DataFrame(rows).set_index("convention")
-assert tuple(conventions.iloc[0][["×5 base", "×5 merges", "×5 vocab"]]) == (cat_base, len(cat.merges), len(cat.vocab))
 # shown as "base + merges = vocab" for the repeated corpus and for one copy of it
 pd.DataFrame({
-    f"{label}: base + merges = vocab": [f"{r[label + ' base']} + {r[label + ' merges']} = {r[label + ' vocab']}"
-                                        for _, r in conventions.iterrows()]
-    for label in ["×5", "×1"]}, index=conventions.index)
+    **{f"{label}: base + merges = vocab": [f"{r[label + ' base']} + {r[label + ' merges']} = {r[label + ' vocab']}"
+                                           for _, r in conventions.iterrows()] for label in ["×5", "×1"]},
+    "merge 5 (×5)": list(conventions["merge 5 (×5)"])}, index=conventions.index)
 
-# %%
+# %% [hide-input]
 def changed_by(column: str) -> list[str]:
-    """The conventions whose value in this column differs from ours (the first row)."""
+    """The conventions whose value in this column differs from the tutorial's (the first row)."""
     values = conventions[column]
     return [name for name in VARIANTS if values[name] != values.iloc[0]]
 
@@ -222,61 +270,132 @@ def describe(column: str) -> str:
     return ", ".join(changed_by(column)) or "none"
 
 
-ties_matter = any(name.startswith("ties") for column in conventions.columns for name in changed_by(column))
+printed_vocab = conventions[conventions["×5 vocab"] == A_PRINTED["vocab size"]].index.tolist()
+ties_change_merges = any(name.startswith("ties") for name in changed_by("merge 5 (×5)"))
+ties_change_counts = any(name.startswith("ties") for column in ["×5 merges", "×1 merges", "×5 vocab", "×1 vocab"]
+                         for name in changed_by(column))
+printed_fifth = str([A_PRINTED_FIRST_MERGES[4]])
+fifth_rules = conventions[conventions["merge 5 (×5)"] == printed_fifth].index.tolist()
 display(Markdown(
-    f"On the repeated corpus the number of **merges** changes only with: {describe('×5 merges')}; the "
-    f"**vocabulary size** changes with: {describe('×5 vocab')}. On a single copy, where many pairs occur "
-    f"just once, the stop rule matters too — the merges change with: {describe('×1 merges')}. The tie rule "
-    f"{'changes some of these counts' if ties_matter else 'changes none of these counts here'} "
-    "(it does change *which* merges are learned — see `unlowered` below). So before comparing a figure "
-    "with a write-up, ask what it counts (specials? `</w>`?), how it marks word ends, when it stops, "
-    "and how it breaks ties."))
+    f"On the tutorial's corpus the number of **merges** changes only with: {describe('×5 merges')}; the "
+    f"**vocabulary size** changes with: {describe('×5 vocab')}. The printed vocabulary of "
+    f"{A_PRINTED['vocab size']} comes out with: {', '.join(printed_vocab) or 'none of them'}; the printed "
+    f"merge 5 with: {', '.join(fifth_rules) or 'none of them'}. On a single copy of the four sentences the "
+    f"merges change with: {describe('×1 merges')}"
+    f"{' — the stop rule matters there' if 'merge pairs seen once too' in changed_by('×1 merges') else ''}. So the "
+    f"printed {A_PRINTED['vocab size']} / {A_PRINTED['merges']} is not what this code gives under any one of "
+    f"these conventions. The tie rule {'changes some' if ties_change_counts else 'changes none'} of these counts, "
+    f"and {'does' if ties_change_merges else 'does not'} change merge 5; the order of the first merges below shows "
+    "what it does decide. Before comparing a figure with a write-up, ask what it counts (specials? `</w>`?), how "
+    "it marks word ends, when it stops, and how it breaks ties."))
+
+# %%
+pd.DataFrame({rule: [" ".join(a + b for a, b in train_variant(TUTORIAL_A_CORPUS, 40, tie=tie)[1][:8])]
+              for rule, tie in [("first counted", "first counted"), ("greatest", "greatest"), ("smallest", "smallest")]},
+             index=["first 8 merges, as the tokens they make"]).T
 
 # %% [markdown]
-# ## What does `unlowered` become?
-#
-# A common claim about the toy corpus is that BPE "generalises" to unseen words, with an example
-# like `unlowered` → `un · low · er · ed</w>`. Let us tokenize it with what we trained:
+# The same tutorial also says BPE "never produces an out-of-vocabulary token". Its own encoder maps a
+# symbol it has not seen to `<|unk|>` (id 3):
 
 # %%
-toy = WordBPE.train(TOY, 1000)
-print("unlowered ->", " · ".join(toy.tokenize("unlowered")))
-print("is 'u' a known character?", "u" in toy.alphabet)
-print("tokens containing 'u':", [t for t in toy.vocab.values() if "u" in t and t not in SPECIALS])
-print("training words ending in 'ed':", [w for w in set(TOY.split()) if w.endswith("ed")])
+zebra_ids = tutorial_a_encode(a_vocab, a_merges, "the zebra sat")
+print("the zebra sat ->", zebra_ids, "| <|unk|> is id", a_vocab["<|unk|>"], "| occurrences:", zebra_ids.count(3))
 
 # %% [markdown]
-# Neither `un` nor `ed</w>` can appear, and the reason is structural, not bad luck:
+# A *character*-level BPE can only be open-vocabulary for characters it was trained on: `z`, `e`,
+# `b` and `r` never occur in its corpus. Chapter 05 shows the byte-level answer, where all 256 bytes
+# are in the vocabulary from the start.
 #
-# * a token exists only if a merge created it, and a merge is learned only for a pair that
-#   occurs (at least twice) in the **training** text. No training word contains `u` — it is not
-#   even in the alphabet, so the package maps it to `<|unk|>` (a write-up that passes unknown
-#   characters through would print `u` there) — and no training word ends in `ed`;
-# * encoding never invents symbols: it only replays learned merges.
+# ### B. "BPE in 40 lines": what becomes of `unlowered`?
 #
-# The middle of the word depends on the tie rule, because the merges do. With each rule from
-# the table above (and the package's `<|unk|>` for `u`):
+# The second write-up trains 25 merges on a three-line corpus (words like *low*, *newer*,
+# *widest*, *learning*), each word spelled as characters plus `</w>`, ties going to the pair counted
+# first. It merges a pair by joining the word's symbols with spaces and substituting with a regular
+# expression, and claims that the unseen `unlowered` comes out as **`un · low · er · ed</w>`**, while
+# `lower` and `lowest` give `low · er</w>` and `low · est</w>`. Re-implemented as described —
+# including its substitution, whose look-arounds are written `(?<!S)` and `(?!S)`:
 
 # %%
-alphabet = sorted(set("".join(TOY.split())))
-tie_rows = []
-for tie in ["greatest", "first counted", "smallest"]:
-    _, learned = train_variant(TOY, 1000, tie=tie)
-    tokenizer = WordBPE.from_merges(learned, alphabet)
-    tie_rows.append({"tie rule": tie, "first 3 merges": learned[:3],
-                     "unlowered": " · ".join(tokenizer.tokenize("unlowered"))})
-tie_table = pd.DataFrame(tie_rows).set_index("tie rule")
-tie_table
+import re
 
-# %%
-claimed_middle = "low · er"
-assert all(row.startswith("<|unk|> · n · ") and row.endswith(" · e · d · </w>") for row in tie_table["unlowered"])
-rules = [rule for rule, row in tie_table.iterrows() if claimed_middle in row["unlowered"]]
+TUTORIAL_B_CORPUS = """low lower lowest new newer newest wide wider widest
+low frequency low power low latency low rank adapter
+learning machine learning deep learning representation learning"""
+B_CLAIMS = {"lower": "low · er</w>", "lowest": "low · est</w>", "unlowered": "un · low · er · ed</w>"}
+
+
+def substitute(words: dict, pair: tuple, boundary: str) -> dict:
+    """Merge ``pair`` by regex on the space-joined symbols, with the given look-around for a symbol edge."""
+    pattern = re.compile(rf"(?<!{boundary})" + re.escape(" ".join(pair)) + rf"(?!{boundary})")
+    return {tuple(pattern.sub("".join(pair), " ".join(word)).split()): n for word, n in words.items()}
+
+
+def tutorial_b_train(text: str, num_merges: int, boundary: str = "S"):
+    words = dict(Counter((*word, "</w>") for word in text.split()))
+    merges = []
+    for _ in range(num_merges):
+        pairs = count_pairs(words)
+        if not pairs:
+            break
+        best = max(pairs, key=pairs.get)  # ties: the pair counted first
+        words = substitute(words, best, boundary)
+        merges.append(best)
+    return merges
+
+
+def tokenize(word: str, merges: list) -> str:
+    symbols = (*word, "</w>")
+    for pair in merges:
+        symbols = wordbpe.merge_pair(symbols, pair)
+    return " · ".join(symbols)
+
+
+as_written = tutorial_b_train(TUTORIAL_B_CORPUS, 25)
+fixed = tutorial_b_train(TUTORIAL_B_CORPUS, 25, boundary=r"\S")
+pd.DataFrame({"claimed": B_CLAIMS,
+              "as written": {w: tokenize(w, as_written) for w in B_CLAIMS},
+              r"with \S": {w: tokenize(w, fixed) for w in B_CLAIMS}})
+
+# %% [hide-input]
+b_words = sorted(set(TUTORIAL_B_CORPUS.split()))
+u_words = [w for w in b_words if "u" in w]
+un_words = [w for w in b_words if "un" in w]
+ed_words = [w for w in b_words if w.endswith("ed")]
 display(Markdown(
-    f"The claimed middle `{claimed_middle}` comes out only with the tie rule(s): {', '.join(rules) or 'none'}; "
-    "ours gives `" + tie_table.loc["greatest", "unlowered"] + "`. In every case the word starts with an "
-    "unknown `u` and a lone `n`, and ends in `e · d · </w>`."))
+    f"`lower` and `lowest` split as claimed; `unlowered` does not, with either version. `u` is a known "
+    f"character here ({', '.join(u_words)} contain{'s' if len(u_words) == 1 else ''} one), but "
+    f"{'no training word has' if not un_words else 'only ' + ', '.join(un_words) + ' have'} `un`, and "
+    f"{'none' if not ed_words else ', '.join(ed_words)} ends in `ed`: a merge is only ever learned for a pair "
+    "the training text repeats. This finding does not depend on the tie rule: no rule can make `un` or "
+    "`ed</w>` out of pairs the corpus never contains."))
 
+# %% [markdown]
+# The look-arounds are the write-up's bug: `(?<!S)` means "not after a capital S", where
+# `(?<!\S)` ("not after a non-space", i.e. at the start of a symbol) was meant. Without the
+# backslash a pair can match across a symbol boundary. Where does that change a word?
+
+# %%
+words, diverged = dict(Counter((*word, "</w>") for word in TUTORIAL_B_CORPUS.split())), []
+for step, pair in enumerate(as_written, start=1):
+    wrong_words, right_words = substitute(words, pair, "S"), substitute(words, pair, r"\S")
+    diverged += [(step, pair, " ".join(a), " ".join(b)) for a, b in zip(wrong_words, right_words) if a != b]
+    words = wrong_words
+pd.DataFrame(diverged, columns=["merge", "pair", "as written", r"with \S"])
+
+# %% [hide-input]
+first_fixed_diff = next(k for k, (x, y) in enumerate(zip(as_written, fixed), start=1) if x != y)
+display(Markdown(
+    f"At merge {diverged[0][0]} the pair `{diverged[0][1]}` is merged inside `{diverged[0][2]}`, where its "
+    f"first symbol is only the end of a longer one; the word's symbols are then wrong for every later step, "
+    f"and the two versions learn different merges from merge {first_fixed_diff} on. On this corpus the bug "
+    "happens not to change the four claimed words — it changes others."))
+
+# %% [markdown]
+# Two more write-ups make claims about things chapters 08 and 09 teach: a pre-tokenization regex
+# with an alternative that can never match (chapter 08), and a GPT-2 file loader that turns every
+# newline into `<|endoftext|>` (chapter 09). Each is checked there.
+#
 # %% [markdown]
 # Trained on real text, where many words start with *un* and end in *ed*, the picture changes —
 # the same algorithm, different data:
@@ -361,7 +480,7 @@ pd.DataFrame(rows).set_index("merges").round(2)
 
 # %%
 from bpe_course.exercises.ch03 import (PREDICT_CORPUS, STOP_CORPUS, STOP_VOCAB_SIZE, check_first_merges,
-                                       check_learn_merges, check_stop)
+                                       check_learn_merges, check_regex_merge, check_stop)
 
 print(PREDICT_CORPUS)
 check_first_merges([("t", "e"), ("e", "a"), ("e", "n")])  # starter guess: replace with yours
@@ -418,6 +537,29 @@ check_learn_merges(learn_merges)
 # ```python
 #         if pairs[best] < 2:
 #             break
+# ```
+# </details>
+#
+# **3.4 Find the bug.** Write-up B merges a pair with a regular expression on the space-joined
+# symbols. Here is its merge step for one word, bug included. Fix it so that it only ever merges two
+# whole symbols — the checker tries words where the bug shows and words where it does not.
+
+# %%
+def merge_by_regex(symbols, pair):
+    pattern = re.compile(r"(?<!S)" + re.escape(" ".join(pair)) + r"(?!S)")  # starter: the write-up's version
+    return tuple(pattern.sub("".join(pair), " ".join(symbols)).split())
+
+
+check_regex_merge(merge_by_regex)
+
+# %% [markdown]
+# <details><summary>Solution</summary>
+#
+# A symbol starts after a space or at the start of the string, and ends before a space or at the
+# end: "not after a non-space" is `(?<!\S)`, "not before a non-space" is `(?!\S)`.
+#
+# ```python
+#     pattern = re.compile(r"(?<!\S)" + re.escape(" ".join(pair)) + r"(?!\S)")
 # ```
 # </details>
 #

@@ -20,6 +20,7 @@
 
 # %%
 import random
+from collections import Counter
 
 import pandas as pd
 import regex
@@ -257,6 +258,38 @@ assert all(pretokenize(t, GPT2_PATTERN) == regex.findall(PUBLISHED_GPT2, t) for 
 print(f"{len(random_texts):,} random strings: identical")
 
 # %% [markdown]
+# ### A look-alike with an alternative that never matches
+#
+# A write-up on building a tokenizer (chapter 03 checks others) pre-tokenizes with a pattern that
+# looks like GPT-2's but uses `\w` for "word character":
+# `'s|'t|'re|'ve|'m|'ll|'d| ?\w+| ?\d+| ?[^\s\w\d]+|\s+`, and describes it as matching
+# contractions, words, **numbers**, punctuation and whitespace. But `\w` already takes digits, and
+# at every position the alternatives are tried left to right: wherever ` ?\d+` could match, ` ?\w+`
+# — tried first — matches at least as much. We give each alternative a name and count which one
+# made every pre-token of the built-in corpora:
+
+# %%
+LOOKALIKE_ALTERNATIVES = {"contraction": r"'s|'t|'re|'ve|'m|'ll|'d", "word": r" ?\w+", "number": r" ?\d+",
+                          "punctuation": r" ?[^\s\w\d]+", "whitespace": r"\s+"}
+lookalike = regex.compile("|".join(f"(?P<{name}>{alt})" for name, alt in LOOKALIKE_ALTERNATIVES.items()))
+made_by = Counter()
+digit_pretokens = Counter()
+for name in ["python_docs", "python_code", "numbers", "languages"]:
+    for match in lookalike.finditer(corpus.load(name)):
+        made_by[match.lastgroup] += 1
+        if any(ch.isdigit() for ch in match.group()):
+            digit_pretokens[match.lastgroup] += 1
+pd.DataFrame({"pre-tokens it made": {alt: made_by[alt] for alt in LOOKALIKE_ALTERNATIVES},
+              "of them with a digit": {alt: digit_pretokens[alt] for alt in LOOKALIKE_ALTERNATIVES}})
+
+# %% [hide-input]
+display(Markdown(
+    f"The number alternative made {made_by['number']:,} of {sum(made_by.values()):,} pre-tokens: "
+    f"{'none' if made_by['number'] == 0 else 'some'}. All {digit_pretokens['word']:,} pre-tokens with a digit came "
+    "from the word alternative, so numbers are glued to letters (`x2`, `3rd`, `utf8`) exactly as if the number "
+    "alternative were not there. GPT-2's own pattern avoids this by using `\\p{L}` (letters only) for words."))
+
+# %% [markdown]
 # ## 4. GPT-4's pattern
 #
 # GPT-4's `cl100k_base` tokenizer (2023) uses a revised pattern. The package has it as
@@ -361,7 +394,7 @@ pd.DataFrame(rows).set_index("vocab size")
 # checker runs `regex.findall(your_pattern, text)` on several strings.
 
 # %%
-from bpe_course.exercises.ch08 import check_gpt2_pieces, check_number_groups
+from bpe_course.exercises.ch08 import check_gpt2_pieces, check_lookalike_fix, check_number_groups
 
 my_pattern = r"\d+"  # replace with your pattern
 check_number_groups(my_pattern)
@@ -387,6 +420,23 @@ check_gpt2_pieces(EXERCISE_TEXT, my_pieces)
 # `[' ', ' Don', "'t", '  ', ' STOP', "'s", '!']`: each run of spaces gives its last space to the
 # next word, `'t` and `'s` are contractions (lower case), and `!` is an "other" piece. Compare with
 # GPT-4's pattern: `bpe_course.exercises.ch08.gpt4_pieces(EXERCISE_TEXT)`.
+# </details>
+#
+# **Exercise 3 (find the bug).** Fix the look-alike pattern so that its number alternative does
+# its job: digits become pre-tokens of their own (`"utf8"` → `utf`, `8`), with at most one leading
+# space, while words, contractions, punctuation and whitespace are cut as before. Change as little
+# as you can.
+
+# %%
+my_lookalike = r"""'s|'t|'re|'ve|'m|'ll|'d| ?\w+| ?\d+| ?[^\s\w\d]+|\s+"""  # starter: the write-up's pattern
+check_lookalike_fix(my_lookalike)
+
+# %% [markdown]
+# <details><summary>Solution</summary>
+#
+# Let the word alternative take word characters that are not digits: `[^\W\d]` ("not a non-word
+# character, not a digit"). `r"""'s|'t|'re|'ve|'m|'ll|'d| ?[^\W\d]+| ?\d+| ?[^\s\w\d]+|\s+"""`.
+# Moving ` ?\d+` before ` ?\w+` is not enough: `\w+` would still swallow the digits of `utf8`.
 # </details>
 #
 # [← 07 Bytes and Unicode](07_bytes_and_unicode.ipynb) · [09 GPT-2, rank for rank →](09_gpt2_rank_for_rank.ipynb)

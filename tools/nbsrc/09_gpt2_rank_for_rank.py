@@ -119,6 +119,28 @@ vocab = {i: token for token, i in encoder.items()} | {i: s.encode() for s, i in 
 print(f"{len(encoder):,} byte tokens + {len(special_tokens)} special token {special_tokens}")
 
 # %% [markdown]
+# Every byte, including the ones that are not printable, is written as one character of the
+# alphabet: a newline is `Ċ`, a space `Ġ`. A write-up on building GPT-2's tokenizer (chapter 03
+# checks others) loads `encoder.json`, looks for a newline *as itself*, and — not finding one —
+# uses another token for it, `<|endoftext|>` first. What does the file really hold, and what would
+# that loader do?
+
+# %%
+print("'\\n' is a key of encoder.json:", "\n" in encoder_json)
+print("'Ċ' is a key:", "Ċ" in encoder_json, "with id", encoder_json.get("Ċ"), "and bytes", to_bytes("Ċ"))
+fallback_id = next(encoder_json[t] for t in ["<|endoftext|>", "Ġ", ""] if t in encoder_json)
+print("the write-up's loader would encode a newline as id", fallback_id, "=", repr(vocab[fallback_id]))
+print("bpe_course.gpt2() (tiktoken's ids, section 3 checks) encodes a newline as", bpe_course.gpt2().encode("\n"))
+
+# %% [hide-input]
+lines_in_docs = long_text.count("\n")
+display(Markdown(
+    f"So the loader's fallback turns every newline into the end-of-text token: {lines_in_docs:,} times in "
+    f"`{CORPUS}` alone. A model would read each line break as the end of a document, and decoding would "
+    f"print `<|endoftext|>` where the text had a line break. The newline was there all along, as `Ċ` "
+    f"(id {encoder_json['Ċ']})."))
+
+# %% [markdown]
 # **`vocab.bpe`** lists the merges, one per line, the two halves separated by a space, after a
 # version line. The space can never be part of a token here: a real space is written `Ġ`.
 
@@ -447,7 +469,7 @@ assert streaming_mb < whole_mb / 5
 # stops there.
 
 # %%
-from bpe_course.exercises.ch09 import check_merge_rank, check_parse_merge
+from bpe_course.exercises.ch09 import check_merge_rank, check_newline_id, check_parse_merge
 
 
 def parse_merge_line(line: str) -> tuple[bytes, bytes]:
@@ -483,6 +505,30 @@ check_merge_rank(PAIR, my_rank)
 #
 # `merges.index(PAIR)`, or the id minus 256: `encoder[b" token"] - 256`. In the file it is on line
 # rank + 2 (line 1 is the version line).
+# </details>
+#
+# **Exercise 3 (find the bug).** Write `newline_id(encoder_json)`: the id GPT-2's tokenizer gives
+# the one-character text `"\n"`, found from the parsed `encoder.json` alone. The starter is the
+# write-up's loader. The checker also gives your function a file of its own, with other ids.
+
+# %%
+def newline_id(encoder_json: dict) -> int:
+    if "\n" in encoder_json:  # starter: the write-up's loader
+        return encoder_json["\n"]
+    return next(encoder_json[t] for t in ["<|endoftext|>", "Ġ", ""] if t in encoder_json)
+
+
+check_newline_id(newline_id)
+
+# %% [markdown]
+# <details><summary>Solution</summary>
+#
+# Write the newline's byte in GPT-2's alphabet and look that up:
+#
+# ```python
+# def newline_id(encoder_json: dict) -> int:
+#     return encoder_json[bpe_course.bytes_to_unicode()[ord("\n")]]
+# ```
 # </details>
 #
 # [← 08 Regex pre-tokenization](08_regex_pretokenization.ipynb) · [10 GPT-4's cl100k →](10_gpt4_cl100k.ipynb)
