@@ -18,6 +18,7 @@ from __future__ import annotations
 import difflib
 import hashlib
 import os
+import xml.etree.ElementTree as ET
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -45,6 +46,18 @@ _SPLITS = {
     "python_docs": ("python_docs_train.txt", "python_docs_heldout.txt"),
     "python_code": ("python_code_train.txt", "python_code_heldout.txt"),
 }
+
+# The Universal Declaration of Human Rights in 18 languages (data/udhr/, "UDHR in Unicode"):
+# file key -> (script, language). Every file has the same preamble and 30 articles, so they align.
+UDHR_LANGUAGES = {
+    "eng": ("Latin", "English"), "fra": ("Latin", "French"), "spa": ("Latin", "Spanish"),
+    "deu_1996": ("Latin", "German"), "tur": ("Latin", "Turkish"), "vie": ("Latin", "Vietnamese"),
+    "swh": ("Latin", "Swahili"), "yor": ("Latin", "Yoruba"), "ell_monotonic": ("Greek", "Greek"),
+    "rus": ("Cyrillic", "Russian"), "arb": ("Arabic", "Arabic"), "hin": ("Devanagari", "Hindi"),
+    "ben": ("Bengali", "Bengali"), "tam": ("Tamil", "Tamil"), "amh": ("Ethiopic", "Amharic"),
+    "cmn_hans": ("Han", "Chinese (simplified)"), "jpn": ("Han + kana", "Japanese"), "kor": ("Hangul", "Korean"),
+}
+_UDHR_NS = "{http://www.unhchr.ch/udhr}"
 
 DESCRIPTIONS = {
     "python_docs": "English prose: Python 3.11.7's help topics (pydoc_data.topics), ~466 KB",
@@ -144,6 +157,32 @@ def load(name: str) -> str:
     if name == "languages":
         return "\n".join(load(f"languages/{code}") for code in LANGUAGES)
     return _read_verified(_FILES[name])
+
+
+def udhr(language: str) -> dict[str, str]:
+    """The Universal Declaration of Human Rights in one language, as ``{"preamble": ..., "1": ..., "30": ...}``.
+
+    The 30 articles say the same thing in every language of :data:`UDHR_LANGUAGES`, so a tokenizer's
+    cost can be compared article by article; the preamble is there too, except in the Amharic
+    translation, which has none. Each part is its paragraphs joined by newlines (no titles).
+
+    >>> articles = udhr("eng")
+    >>> len(articles), articles["1"][:37]
+    (31, 'All human beings are born free and eq')
+    """
+    if language not in UDHR_LANGUAGES:
+        close = difflib.get_close_matches(str(language), list(UDHR_LANGUAGES), n=1)
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        raise CorpusError(f"no UDHR text for {language!r}{hint} (available: {', '.join(UDHR_LANGUAGES)})")
+    root = ET.fromstring(_read_verified(f"udhr/udhr_{language}.xml"))
+
+    def paragraphs(element) -> str:
+        return "\n".join((p.text or "").strip() for p in element.iter(_UDHR_NS + "para"))
+
+    preamble = root.find(_UDHR_NS + "preamble")
+    parts = {"preamble": paragraphs(preamble)} if preamble is not None else {}
+    parts |= {article.get("number"): paragraphs(article) for article in root.iter(_UDHR_NS + "article")}
+    return parts
 
 
 def split_text(text: str, heldout_fraction: float = 0.1) -> tuple[str, str]:

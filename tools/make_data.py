@@ -48,6 +48,10 @@ CODE_HELDOUT = ("calendar.py", "csv.py")
 # Files not generated here: written for the course, or (don_quixote.txt) copied once from outside; only checked and hashed.
 HANDWRITTEN = ("numbers.txt", "don_quixote.txt",
                *(f"languages/{code}.txt" for code in ("ar", "de", "es", "fr", "hi", "ja", "ru", "zh")))
+# Copied byte for byte from their source (CRLF line ends and unnormalised text included): only hashed.
+UDHR_CODES = ("amh", "arb", "ben", "cmn_hans", "deu_1996", "ell_monotonic", "eng", "fra", "hin", "jpn", "kor", "rus",
+              "spa", "swh", "tam", "tur", "vie", "yor")
+EXTERNAL = tuple(f"udhr/udhr_{code}.xml" for code in UDHR_CODES)
 
 
 def python_docs_topics() -> list[str]:
@@ -142,6 +146,12 @@ def build(data_dir: Path) -> tuple[dict[str, bytes], list[str]]:
             continue
         files[name] = path.read_bytes()
         problems += check_handwritten(name, files[name])
+    for name in EXTERNAL:
+        path = data_dir / name
+        if path.is_file():
+            files[name] = path.read_bytes()
+        else:
+            problems.append(f"{name}: missing (copied from ../shared/corpora, see data/README.md)")
     return files, problems
 
 

@@ -119,7 +119,7 @@ class PairExplorer:
         self.words = dict(self.initial_words)
         self.merges: list[Pair] = []
         self.counts = count_pairs(self.words)
-        self._render("Every word is split into characters plus </w>. Click <b>apply best merge</b>.")
+        self._render("Every word is split into characters plus &lt;/w&gt;. Click <b>apply best merge</b>.")
 
     def best(self) -> Pair | None:
         """The pair the next step would merge, or None if no pair occurs at least twice."""

@@ -1,0 +1,53 @@
+"""Chapter 13's token-tax explorer in a real browser: choose a training mix, the bars follow."""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from playwright.sync_api import expect
+
+from bpe_course.widgets.token_tax import MIXES, TokenTaxExplorer, train_on_mix
+
+from .lab_page import eventually
+
+pytestmark = pytest.mark.browser
+
+NOTEBOOK = "13_token_tax.ipynb"
+
+
+def expected_bars() -> dict[str, dict[str, str]]:
+    """For each mix: {language: the ratio as the bars print it}, computed here from the package."""
+    return {name: {lang: f"{ratio:.2f}" for lang, ratio in TokenTaxExplorer.ratios_for(train_on_mix(mix)).items()}
+            for name, mix in MIXES.items()}
+
+
+def test_token_tax_bars_follow_the_mix(open_notebook):
+    with ThreadPoolExecutor(1) as pool:
+        building = pool.submit(expected_bars)  # while the browser runs the notebook
+        nb = open_notebook(NOTEBOOK)
+        nb.run_all()
+        expected = building.result()
+    explorer = nb.widget("bpe-tax-chart-box").locator("..").locator("..")
+    chart = nb.widget("bpe-tax-chart-box")
+    expect(chart).to_have_count(1)
+
+    def shown() -> dict[str, str]:
+        rows = chart.locator(".bpe-tax-row")
+        return dict(zip(rows.evaluate_all("rows => rows.map(r => r.dataset.language)"),
+                        rows.evaluate_all("rows => rows.map(r => r.dataset.ratio)")))
+
+    def showing(mix: str):
+        def check() -> None:
+            got = shown()
+            assert got == expected[mix], f"bars differ from the {mix!r} mix in {sum(got.get(k) != v for k, v in expected[mix].items())} languages"
+        return check
+
+    eventually(showing("balanced"))  # the chapter chose it from Python last
+    dropdown = nb.widget("bpe-tax-mix").locator("select")
+    for mix in ["English only", "English-heavy", "balanced"]:
+        dropdown.select_option(mix)
+        eventually(showing(mix))
+        expect(nb.widget("bpe-tax-status")).to_have_text("")
+    nb.screenshot(explorer, "ch13_token_tax.png")
+    nb.assert_no_console_errors()

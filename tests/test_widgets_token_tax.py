@@ -1,0 +1,49 @@
+"""The token-tax explorer of chapter 13, driven from Python, against direct measurement."""
+
+from __future__ import annotations
+
+import pytest
+
+from bpe_course import corpus, gpt2, train_bpe
+from bpe_course.widgets.token_tax import (HELDOUT_ARTICLES, MIXES, OWN_MIN_FREQUENCY, OWN_VOCAB_SIZE, TRAIN_ARTICLES,
+                                          TokenTaxExplorer, bars_html, relative_costs, summary, train_on_mix)
+
+
+def test_relative_costs_are_token_counts_divided_by_english():
+    tok = gpt2()
+    costs = relative_costs({"GPT-2": tok}, ["eng", "tam"], ["3", "7"])
+    assert len(costs) == 4 and set(costs[costs["code"] == "eng"]["ratio"]) == {1.0}
+    row = costs[(costs["code"] == "tam") & (costs["article"] == "7")].iloc[0]
+    assert row["tokens"] == len(tok.encode(corpus.udhr("tam")["7"]))
+    assert row["ratio"] == row["tokens"] / len(tok.encode(corpus.udhr("eng")["7"]))
+    total = summary(costs).loc[("GPT-2", "Tamil"), "total ratio"]
+    tam = sum(len(tok.encode(corpus.udhr("tam")[k])) for k in ("3", "7"))
+    assert total == tam / sum(len(tok.encode(corpus.udhr("eng")[k])) for k in ("3", "7"))
+
+
+def test_a_mix_trains_on_its_training_articles_only():
+    tok = train_on_mix(MIXES["balanced"])
+    docs = [corpus.udhr(code)[k] for code in corpus.UDHR_LANGUAGES for k in TRAIN_ARTICLES]
+    vocab, merges = train_bpe(docs, OWN_VOCAB_SIZE, min_frequency=OWN_MIN_FREQUENCY)
+    assert tok.merges == merges and len(merges) == OWN_VOCAB_SIZE - 256
+    assert not set(HELDOUT_ARTICLES) & set(TRAIN_ARTICLES)
+
+
+def test_the_explorer_follows_the_mix():
+    explorer = TokenTaxExplorer(value="English only")
+    english_only = dict(explorer.ratios)
+    explorer.mix.value = "balanced"
+    tok = train_on_mix(MIXES["balanced"])
+    costs = relative_costs({"b": tok}, articles=HELDOUT_ARTICLES)
+    for language, ratio in explorer.ratios.items():
+        part = costs[costs["language"] == language]
+        assert ratio == pytest.approx(part["tokens"].sum() / part["english_tokens"].sum(), rel=1e-12)
+    assert explorer.status.value == ""
+    assert f'data-ratio="{explorer.ratios["Tamil"]:.2f}"' in explorer.chart.value
+    assert max(explorer.ratios.values()) < max(english_only.values())  # balance lowers the worst cost
+
+
+def test_bars_are_sorted_and_carry_their_numbers():
+    html = bars_html({"A": 1.0, "B": 3.5}, "t", {"B": 2.0})
+    assert html.index('data-language="B"') < html.index('data-language="A"')
+    assert 'data-ratio="3.50"' in html and "bpe-tax-reference" in html

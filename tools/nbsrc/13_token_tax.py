@@ -1,0 +1,268 @@
+# %% [markdown]
+# # 13 · The token tax: one text in 18 languages
+#
+# [← 12 Train your own](12_train_your_own.ipynb) · [00 Start here](00_start_here.ipynb)
+#
+# A tokenizer is trained on some text, and it compresses best what it saw most of. For everything
+# else, the same content takes more tokens — and a model that is paid for, limited and trained per
+# token charges that difference to whoever writes in those languages. To measure it fairly we need
+# **the same content** in every language: chapters 07 and 10 compared texts written separately, and
+# tokens per character, which cannot tell a dense script from a poorly covered one. Here you will
+#
+# * load the Universal Declaration of Human Rights in 18 languages, aligned article by article;
+# * separate what UTF-8 costs (bytes per character, by script) from what the vocabulary costs;
+# * measure each language's cost relative to English for GPT-2, GPT-4's cl100k and GPT-4o's
+#   o200k, article by article, so the spread shows and not just one number;
+# * train tokenizers of your own on different language mixes and watch each language's cost move,
+#   with a widget to choose the mix;
+# * say what this means in money, context length and model quality — and which of those are
+#   measured here and which are argued.
+
+# %%
+%matplotlib inline
+import matplotlib.pyplot as plt
+import pandas as pd
+from IPython.display import HTML, Markdown, display
+
+from bpe_course import cl100k, corpus, gpt2, o200k
+from bpe_course.widgets.token_tax import (ARTICLES, HELDOUT_ARTICLES, MIXES, OWN_VOCAB_SIZE, TRAIN_ARTICLES,
+                                          TokenTaxExplorer, bars_html, relative_costs, summary, train_on_mix)
+
+# %% [markdown]
+# ## 1. The same text, 18 times
+#
+# The declaration has 30 articles, and every translation keeps them apart, so article 7 in Tamil
+# says what article 7 says in English. (Its source and terms are in `data/README.md`: the
+# translations may be freely reproduced.) `corpus.udhr(code)` returns one language as
+# `{article number: text}`; `corpus.UDHR_LANGUAGES` lists the codes with script and language.
+
+# %%
+udhr = {code: corpus.udhr(code) for code in corpus.UDHR_LANGUAGES}
+for code in ["eng", "tam", "cmn_hans"]:
+    print(f"{corpus.UDHR_LANGUAGES[code][1]:>22}: {udhr[code]['1'][:60]}…")
+
+# %% [markdown]
+# ## 2. What UTF-8 costs, before any tokenizer
+#
+# A byte-level tokenizer starts from UTF-8 bytes (chapter 07): one byte per ASCII character, two
+# for Greek, Cyrillic or Arabic letters, three for most other scripts. Over all 30 articles:
+
+# %%
+rows = []
+for code, (script, language) in corpus.UDHR_LANGUAGES.items():
+    text = "\n".join(udhr[code][k] for k in ARTICLES)
+    rows.append({"language": language, "script": script, "characters": len(text),
+                 "UTF-8 bytes": len(text.encode("utf-8")), "bytes per character": len(text.encode("utf-8")) / len(text)})
+sizes = pd.DataFrame(rows).set_index("language")
+sizes["bytes relative to English"] = sizes["UTF-8 bytes"] / sizes.loc["English", "UTF-8 bytes"]
+sizes.round(2)
+
+# %% [hide-input]
+dense = sizes["characters"].idxmin()
+heaviest = sizes["bytes relative to English"].idxmax()
+display(Markdown(
+    f"Before a single merge, the scripts already differ: `{heaviest}` needs "
+    f"{sizes.loc[heaviest, 'bytes relative to English']:.2f}× English's bytes for the same articles, "
+    f"at {sizes.loc[heaviest, 'bytes per character']:.2f} bytes per character. Characters are no fair unit "
+    f"either: `{dense}` says the same in {sizes.loc[dense, 'characters']:,} characters where English takes "
+    f"{sizes.loc['English', 'characters']:,}, because one Han character carries about a word."))
+
+# %% [markdown]
+# ## 3. The cost relative to English, article by article
+#
+# For each tokenizer and each article, the tokens a language needs divided by the tokens English
+# needs for the same article. A ratio of 2 means the same content costs twice as much.
+
+# %%
+tokenizers = {"GPT-2": gpt2(), "GPT-4 (cl100k)": cl100k(), "GPT-4o (o200k)": o200k()}
+costs = relative_costs(tokenizers)
+table = summary(costs)["total ratio"].unstack("tokenizer")[list(tokenizers)]
+table = table.loc[table["GPT-4 (cl100k)"].sort_values().index]
+table.round(2)
+
+# %% [markdown]
+# The spread over the 30 articles, one box per language and tokenizer (the line inside a box is the
+# median article, the box holds the middle half of the articles):
+
+# %%
+order = list(table.index)
+fig, ax = plt.subplots(figsize=(11, 5.5))
+width = 0.26
+for k, label in enumerate(tokenizers):
+    data = [costs[(costs["tokenizer"] == label) & (costs["language"] == lang)]["ratio"] for lang in order]
+    positions = [i + (k - 1) * width for i in range(len(order))]
+    parts = ax.boxplot(data, positions=positions, widths=width * 0.9, patch_artist=True, showfliers=False)
+    for box in parts["boxes"]:
+        box.set_facecolor(("tab:blue", "tab:orange", "tab:green")[k])
+    ax.plot([], [], "s", color=("tab:blue", "tab:orange", "tab:green")[k], label=label)
+ax.axhline(1, color="grey", linewidth=1)
+ax.set_xticks(range(len(order)), order, rotation=45, ha="right")
+ax.set_yscale("log")
+ax.set_ylabel("tokens relative to English (log scale)")
+ax.set_title("The same article, in tokens, relative to English")
+ax.legend()
+fig.tight_layout()
+display(fig)
+plt.close(fig)
+
+# %% [hide-input]
+last = list(tokenizers)[-1]
+worst = {label: table[label].idxmax() for label in tokenizers}
+spread = costs[costs["tokenizer"] == last].groupby("language")["ratio"].agg(["min", "max"])
+wide = (spread["max"] - spread["min"]).idxmax()
+display(Markdown(
+    "\n".join(f"* **{label}**: the most expensive language is {worst[label]}, at {table.loc[worst[label], label]:.2f}× "
+              f"English; {sum(table[label] <= 1.5)} of the 18 languages cost at most 1.5×." for label in tokenizers)
+    + f"\n\nEach newer vocabulary lowers most ratios, but it does not even them out. Article by article the "
+      f"ratio moves too: with {last}, {wide}'s articles range from {spread.loc[wide, 'min']:.2f}× to "
+      f"{spread.loc[wide, 'max']:.2f}×, so a single number hides how much one text can differ from another."))
+
+# %% [markdown]
+# ## 4. Separating the script from the vocabulary
+#
+# Part of a ratio is UTF-8 (section 2) and part is the vocabulary. Dividing a language's bytes by
+# its tokens gives how many bytes one token covers: a vocabulary that learned a script well covers
+# several bytes per token, one that barely saw it falls back towards single bytes. The *vocabulary
+# factor* below is the token ratio divided by the byte ratio: above 1, the vocabulary serves this
+# language worse than English even after its longer UTF-8 is accounted for.
+
+# %%
+per_language = costs.groupby(["tokenizer", "language"], sort=False)["tokens"].sum().unstack("tokenizer")
+bytes_per_token = per_language.rdiv(sizes["UTF-8 bytes"], axis=0)[list(tokenizers)]
+factor = table.div(sizes["bytes relative to English"], axis=0)
+pd.concat({"bytes per token": bytes_per_token.loc[order], "vocabulary factor": factor.loc[order]}, axis=1).round(2)
+
+# %% [hide-input]
+cl = "GPT-4 (cl100k)"
+low = bytes_per_token[cl].idxmin()
+display(Markdown(
+    f"With cl100k, English tokens cover {bytes_per_token.loc['English', cl]:.2f} bytes each and {low}'s only "
+    f"{bytes_per_token.loc[low, cl]:.2f}: close to one UTF-8 byte per token, the fallback of a vocabulary that "
+    f"learned few of its pieces. Its vocabulary factor, {factor.loc[low, cl]:.2f}, is the part of its "
+    f"{table.loc[low, cl]:.2f}× that the vocabulary adds to the script's own UTF-8 cost."))
+
+# %% [markdown]
+# ## 5. Your own tokenizer: the training mix decides
+#
+# The OpenAI tokenizers were trained on mixes we cannot see. With our own we can choose. Each mix
+# below trains a byte-level tokenizer of the same size (`OWN_VOCAB_SIZE`) on articles 1–20 and is
+# measured on articles 21–30, which it never saw: **English only**, **balanced** (every language
+# once) and **English-heavy** (English's articles 17 times, every other language once, so English is
+# about half of the text).
+
+# %%
+print("vocabulary size of every mix's tokenizer:", OWN_VOCAB_SIZE, "| training articles:",
+      f"{TRAIN_ARTICLES[0]}-{TRAIN_ARTICLES[-1]}, measured on {HELDOUT_ARTICLES[0]}-{HELDOUT_ARTICLES[-1]}")
+own = {f"mix: {name}": train_on_mix(mix) for name, mix in MIXES.items()}
+own_costs = relative_costs(own, articles=HELDOUT_ARTICLES)
+own_table = summary(own_costs)["total ratio"].unstack("tokenizer")[list(own)]
+own_table.loc[own_table["mix: English only"].sort_values().index].round(2)
+
+# %% [hide-input]
+english_only, balanced = own_table["mix: English only"], own_table["mix: balanced"]
+moved = (english_only / balanced).idxmax()
+display(Markdown(
+    f"Trained on English only, the costliest language needs {english_only.max():.2f}× English's tokens; trained "
+    f"on the balanced mix, {balanced.max():.2f}×. {moved} moves most: from {english_only[moved]:.2f}× to "
+    f"{balanced[moved]:.2f}×. The English-heavy mix lands in between "
+    f"({own_table['mix: English-heavy'].max():.2f}× at most). English pays for balance: its own held-out articles "
+    f"take {own_costs[(own_costs['tokenizer'] == 'mix: balanced') & (own_costs['code'] == 'eng')]['tokens'].sum():,} "
+    f"tokens with the balanced tokenizer against "
+    f"{own_costs[(own_costs['tokenizer'] == 'mix: English only') & (own_costs['code'] == 'eng')]['tokens'].sum():,} "
+    "with the English-only one: a vocabulary of fixed size shared between languages gives each a part of it."))
+
+# %% [markdown]
+# Choose a mix and the bars show each language's held-out cost for a tokenizer trained on it; the
+# dashes mark cl100k on the same articles. The numbers are in `explorer.ratios`.
+
+# %%
+explorer = TokenTaxExplorer(reference=tokenizers["GPT-4 (cl100k)"], reference_label="cl100k")
+display(explorer.box)
+
+# %% [markdown]
+# The widget from code: choosing the balanced mix gives the numbers of the table above.
+
+# %%
+explorer.mix.value = "balanced"
+assert all(abs(explorer.ratios[lang] - balanced[lang]) < 1e-12 for lang in balanced.index)
+print("balanced mix in the widget == the table's column: True")
+
+# %% [markdown]
+# ## 6. What it means — measured, and argued
+#
+# **Measured here.** A service that charges per token charges each language its ratio: at the same
+# price per token, content in a language at 3× costs three times as much. A context window is
+# counted in tokens too, so the same window holds a third of the text:
+
+# %% [hide-input]
+WINDOW = 8192
+english_tokens = costs[(costs["tokenizer"] == "GPT-4 (cl100k)") & (costs["code"] == "eng")]["tokens"].sum()
+fit = {lang: WINDOW / (english_tokens * table.loc[lang, "GPT-4 (cl100k)"]) * 30 for lang in order}
+display(Markdown(
+    f"With cl100k, all 30 articles take {english_tokens:,} tokens in English. A {WINDOW:,}-token window holds "
+    f"about {fit['English']:.0f} articles' worth of English text (more than the whole declaration), and about "
+    f"{fit[order[-1]]:.0f} of {order[-1]}."))
+
+# %% [markdown]
+# **Argued, not measured here.** A model also *learns* per token: a language whose words are cut into
+# many short pieces gives the model longer sequences for the same meaning, and fewer whole-word
+# tokens to attach meaning to. Studies of commercial models report that languages with higher token
+# ratios are served worse and cost more (Petrov et al., 2023; Ahia et al., 2023 — see
+# [docs/references.md](../docs/references.md)); how much of that is the tokenizer and how much the
+# amount of training text in each language is hard to separate, and this chapter does not try.
+#
+# ## 7. What chapters 07 and 10 can and cannot show
+#
+# Chapters 07 and 10 compared short texts written separately in each language (weather, a market,
+# a journey). They show how each script's *characters* are cut and how a tokenizer treats text it
+# was or was not trained on. They cannot show what the same content costs: their texts say different
+# things at different lengths. For that, use this chapter's aligned articles.
+#
+# ## Recap
+#
+# * Compare languages on **the same content**: an aligned text, article by article.
+# * UTF-8 already charges scripts differently (1 to 3 bytes a character); the vocabulary adds its own
+#   factor on top, large for scripts it saw little of.
+# * Newer, bigger vocabularies lower most ratios but do not even them out; one text can differ from
+#   another, so look at the spread.
+# * The training mix decides who pays: a balanced mix shrinks the worst ratios, and costs English
+#   a little.
+#
+# ## Exercises
+
+# %%
+from bpe_course.exercises.ch13 import check_relative_cost, check_utf8_bytes
+
+# %% [markdown]
+# **13.1** How many tokens does Swahili's article 1 take with GPT-2, relative to English's article
+# 1? Give the ratio (tokens / English tokens).
+
+# %%
+my_ratio = 1.0  # replace with your computation
+check_relative_cost(my_ratio, "swh", "1", tokenizers["GPT-2"])
+
+# %% [markdown]
+# <details><summary>Solution</summary>
+#
+# ```python
+# gpt = tokenizers["GPT-2"]
+# my_ratio = len(gpt.encode(udhr["swh"]["1"])) / len(gpt.encode(udhr["eng"]["1"]))
+# ```
+# </details>
+#
+# **13.2** Without running anything: how many UTF-8 bytes does Tamil's article 1 take per
+# character, to the nearest whole number? (Tamil letters and signs are in U+0B80–U+0BFF; spaces and
+# punctuation are ASCII.) Then check against the text.
+
+# %%
+my_bytes_per_char = 1  # replace with your prediction
+check_utf8_bytes(my_bytes_per_char, udhr["tam"]["1"])
+
+# %% [markdown]
+# <details><summary>Solution</summary>
+#
+# Code points from U+0800 to U+FFFF take 3 bytes in UTF-8, and most characters of the text are
+# Tamil: about 3 (a little less, because of the one-byte spaces and punctuation).
+# </details>
+#
+# [← 12 Train your own](12_train_your_own.ipynb) · [00 Start here](00_start_here.ipynb)
