@@ -156,6 +156,13 @@ def page_text(page_html: str) -> str:
     return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", "", page_html)))
 
 
+def html_output_count(notebook: Path, marker: str) -> int:
+    """How often ``marker`` occurs in the stored notebook's HTML outputs."""
+    nb = nbformat.read(notebook, as_version=4)
+    return sum(o["data"]["text/html"].count(marker) for c in nb.cells if c.cell_type == "code"
+               for o in c.outputs if "text/html" in o.get("data", {}))
+
+
 def stills(page_html: str) -> list[str]:
     return re.findall(r'<figure class="bpe-widget-still">.*?</figure>', page_html, re.S)
 
@@ -260,10 +267,13 @@ def test_plots_and_html_outputs_are_on_the_pages(site):
         images = [u for t, a, u in parse(site / notebook.with_suffix(".html").name).urls
                   if t == "img" and u.startswith("_images/")]
         assert len(images) == png_count(notebook), notebook.name
-    page09 = (site / "09_gpt2_rank_for_rank.html").read_text(encoding="utf-8")
-    assert page09.count('<svg class="bpe-merge-tree-svg"') >= 1  # merge trees outside the widget too
-    page00 = (site / "00_start_here.html").read_text(encoding="utf-8")
-    assert 'class="bpe-chip"' in page00
+        # chips and merge trees (HTML and SVG outputs) pass through as they are, outside the widget stills too
+        outside_stills = re.sub(r'<figure class="bpe-widget-still">.*?</figure>', "", page, flags=re.S)
+        for marker in ('class="bpe-chip"', "<svg", 'class="dataframe'):
+            assert outside_stills.count(marker) == html_output_count(notebook, marker), (notebook.name, marker)
+    assert sum(html_output_count(nb, '<svg class="bpe-merge-tree-svg"') for nb in CHAPTERS) >= 1
+    assert sum(html_output_count(nb, 'class="bpe-chip"') for nb in CHAPTERS) >= 100
+    assert sum(html_output_count(nb, 'class="dataframe') for nb in CHAPTERS) >= 10
 
 
 def test_each_widget_is_a_still_with_the_live_line(site):

@@ -185,9 +185,13 @@ def write_stills(notebook: Path, stills_dir: Path = STILLS) -> Path:
     stored = nbformat.read(notebook, as_version=4)
     captured = capture(notebook)
     check_against_stored(captured, stored)
-    # The repr can differ from run to run (a progress bar's rate); the key belongs to the stored notebook.
     for record, (ci, _, _, output) in zip(captured["stills"], widget_outputs(stored)):
-        record["key"] = still_key(stored.cells[ci].source, output["data"].get("text/plain", ""))
+        key = still_key(stored.cells[ci].source, output["data"].get("text/plain", ""))
+        if record["key"] != key:
+            # The record keeps the stored notebook's key; say so, as the still may not be what it shows.
+            print(f"warning: {notebook.name}, cell {ci}: this run's widget repr differs from the stored one; "
+                  f"if the chapter changed, rebuild it first (tools/build_notebooks.py)", file=sys.stderr)
+            record["key"] = key
     path = stills_path(notebook.name, stills_dir)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(captured, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
