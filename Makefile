@@ -6,7 +6,7 @@ PYTHON ?= python3
 PY      = $(VENV)/bin/python
 STAMP   = $(VENV)/.installed
 
-.PHONY: lab test install notebooks bench clean
+.PHONY: lab test install notebooks bench site clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -28,6 +28,10 @@ notebooks: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) -m benchmarks
+
+# The course as a website in build/site/: the stored notebooks as an HTML book (nothing re-run, no network).
+site: $(STAMP)
+	$(PY) tools/build_site.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info

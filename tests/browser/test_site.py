@@ -1,0 +1,151 @@
+"""The course website in a real browser: landing page, the sidebar to two chapters, search.
+
+The site is the one ``tests/test_site.py`` builds once per run, served by a small ``http.server``
+on 127.0.0.1. Every request the page makes to any other address is blocked and fails the test,
+as does any console error or failed request: the site must read correctly offline.
+
+The test saves a screenshot of a chapter page to tests/artifacts/site_chapter.png; with
+``BPE_COURSE_UPDATE_SCREENSHOTS=1`` it also rewrites the README's docs/images/site_chapter.png.
+"""
+
+from __future__ import annotations
+
+import collections
+import functools
+import http.server
+import os
+import re
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import nbformat
+import pytest
+from playwright.sync_api import Page, expect
+
+from test_site import CHAPTERS, built_site, first_heading  # tests/test_site.py: one build per run
+
+from .lab_page import ARTIFACTS, README_IMAGES, TIMEOUT_MS, UPDATE_SCREENSHOTS
+
+pytestmark = pytest.mark.browser
+
+FIRST, SECOND = "03_training_loop", "09_gpt2_rank_for_rank"
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args) -> None:  # noqa: A002 (the base class's name)
+        pass
+
+
+@pytest.fixture(scope="session")
+def site_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    root = built_site(tmp_path_factory)
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(root)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+class Watched:
+    """A page whose console errors, failed requests and requests to other hosts are all recorded."""
+
+    def __init__(self, page: Page, base: str) -> None:
+        self.page, self.base, self.problems = page, base, []
+        page.set_default_timeout(TIMEOUT_MS)
+        page.on("console", lambda m: self.problems.append(f"console.{m.type}: {m.text}") if m.type == "error" else None)
+        page.on("pageerror", lambda e: self.problems.append(f"page error: {e}"))
+        page.on("requestfailed", lambda r: self.problems.append(f"request failed: {r.url} ({r.failure})")
+                if not r.url.startswith(("data:", "blob:")) else None)
+        page.on("response", lambda r: self.problems.append(f"HTTP {r.status}: {r.url}") if r.status >= 400 else None)
+        page.route("**/*", self._only_this_site)
+
+    def _only_this_site(self, route) -> None:
+        url = route.request.url
+        if url.startswith((self.base, "data:", "blob:")):
+            route.continue_()
+        else:
+            self.problems.append(f"asked for something outside the site: {url}")
+            route.abort()
+
+    def assert_clean(self) -> None:
+        assert not self.problems, "the site misbehaved in the browser:\n" + "\n".join(self.problems)
+
+
+def word_only_in(chapter: str) -> str:
+    """The most frequent longer word of one chapter's prose that no other chapter's prose uses."""
+    counts = {}
+    for notebook in CHAPTERS:
+        nb = nbformat.read(notebook, as_version=4)
+        prose = " ".join(c.source for c in nb.cells if c.cell_type == "markdown")
+        counts[notebook.stem] = collections.Counter(w.lower() for w in re.findall(r"\b[A-Za-z]{7,}\b", prose))
+    elsewhere = set().union(*(set(c) for name, c in counts.items() if name != chapter))
+    ranked = sorted(((-n, w) for w, n in counts[chapter].items() if w not in elsewhere))
+    assert ranked, f"{chapter} has no word of its own"
+    return ranked[0][1]
+
+
+def notebook(stem: str) -> Path:
+    return next(p for p in CHAPTERS if p.stem == stem)
+
+
+def chapter_title(stem: str) -> str:
+    return first_heading(notebook(stem)).replace("'", "’")  # MyST sets typographic quotes
+
+
+def test_landing_page_sidebar_and_search(browser, site_url):
+    watched = Watched(browser.new_page(), site_url)
+    page = watched.page
+    try:
+        page.goto(site_url + "index.html")
+        expect(page.locator("h1").first).to_contain_text("bpe-course")
+        expect(page.locator("article")).to_contain_text("make lab")
+        expect(page.locator("article")).to_contain_text("make test")
+        sidebar = page.locator("nav.bd-docs-nav")
+        expect(sidebar.locator("a.reference")).to_have_count(len(CHAPTERS) + 1)  # the landing page and every chapter
+
+        # Follow the sidebar to two chapters.
+        for stem in (FIRST, SECOND):
+            sidebar.get_by_role("link", name=chapter_title(stem), exact=True).click()
+            expect(page).to_have_url(re.compile(rf"/{stem}\.html$"))
+            expect(page.locator("article h1").first).to_contain_text(chapter_title(stem))
+            run_box = page.locator(".bpe-run-locally")
+            expect(run_box).to_contain_text("make lab")
+            expect(run_box.locator("a.bpe-notebook-link")).to_have_attribute("href", f"notebooks/{stem}.ipynb")
+            still = page.locator("figure.bpe-widget-still").first
+            expect(still).to_be_visible()
+            expect(still.locator("figcaption")).to_contain_text("live in JupyterLab")
+            if stem == FIRST:
+                ARTIFACTS.mkdir(parents=True, exist_ok=True)
+                still.scroll_into_view_if_needed()
+                shot = ARTIFACTS / "site_chapter.png"
+                page.screenshot(path=str(shot), animations="disabled")
+                if os.environ.get(UPDATE_SCREENSHOTS) == "1":
+                    README_IMAGES.mkdir(parents=True, exist_ok=True)
+                    (README_IMAGES / "site_chapter.png").write_bytes(shot.read_bytes())
+                page.evaluate("window.scrollTo(0, 0)")
+
+        # The notebook link serves the stored notebook.
+        served = page.request.get(site_url + f"notebooks/{SECOND}.ipynb")
+        assert served.ok and served.body() == notebook(SECOND).read_bytes()
+
+        # Search for a word only chapter 09's prose uses; its page is found, and the link opens it.
+        word = word_only_in(SECOND)
+        page.keyboard.press("Control+K")
+        box = page.locator("#pst-search-dialog input[name=q]")
+        expect(box).to_be_focused()
+        box.fill(word)
+        box.press("Enter")
+        expect(page).to_have_url(re.compile(r"/search\.html\?q="))
+        hit = page.locator(f"#search-results a[href*='{SECOND}.html']").first
+        expect(hit).to_be_visible()
+        expect(page.locator("#search-results")).to_contain_text(chapter_title(SECOND))
+        hit.click()
+        expect(page).to_have_url(re.compile(rf"/{SECOND}\.html"))
+        expect(page.locator("article")).to_contain_text(word, ignore_case=True)
+        watched.assert_clean()
+    finally:
+        page.close()

@@ -1,0 +1,179 @@
+"""Build the course website: a static HTML book of every chapter (``make site``).
+
+The pages come from the **stored, executed** notebooks in ``notebooks/``; nothing is run again.
+Sphinx with myst-nb and the Sphinx Book Theme does the work; this script only prepares a
+temporary source folder for it:
+
+* a copy of each notebook, with each widget output swapped for a still picture of the widget
+  (recorded by ``tools/widget_stills.py``) and, under the chapter title, a box that links to the
+  notebook and says how to run it locally; the stored notebooks are never changed;
+* the landing page, ``docs/site/index.md``, with the chapter map taken from the README's table.
+
+The configuration is ``docs/site/conf.py``. The originals of the notebooks are copied to
+``<out>/notebooks/`` so that each page can link to its own. The build needs no network.
+
+Usage::
+
+    python tools/build_site.py                 # into build/site/
+    python tools/build_site.py --out /tmp/site
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import nbformat
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from widget_stills import STILLS, StillError, replace_widget_outputs  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOKS = ROOT / "notebooks"
+CONF_DIR = ROOT / "docs" / "site"
+README = ROOT / "README.md"
+DEFAULT_OUT = ROOT / "build" / "site"
+MARKER = ".bpe-course-site"  # written into the output folder: only such a folder is ever emptied
+CHAPTER = re.compile(r"^\d\d_\w+\.ipynb$")
+
+
+class SiteError(Exception):
+    """The site cannot be built; the message names the file and what to do."""
+
+
+def chapter_notebooks(notebooks: Path = NOTEBOOKS) -> list[Path]:
+    found = sorted(p for p in notebooks.glob("*.ipynb") if CHAPTER.match(p.name))
+    if not found:
+        raise SiteError(f"no chapter notebooks (NN_name.ipynb) in {notebooks}")
+    return found
+
+
+def run_locally_box(notebook_name: str) -> str:
+    """The box under each chapter's title: the notebook's link and how to run it locally.
+
+    It is one raw HTML block (no blank line inside), so Markdown passes it through unchanged.
+
+    >>> print(run_locally_box("03_training_loop.ipynb"))  # doctest: +ELLIPSIS
+    <div class="admonition tip bpe-run-locally">
+    <p class="admonition-title">Run this chapter yourself</p>
+    <p>The notebook: <a class="bpe-notebook-link" href="notebooks/03_training_loop.ipynb" download>03_training_loop.ipynb</a>...
+    """
+    return (
+        '<div class="admonition tip bpe-run-locally">\n'
+        '<p class="admonition-title">Run this chapter yourself</p>\n'
+        f'<p>The notebook: <a class="bpe-notebook-link" href="notebooks/{notebook_name}" download>{notebook_name}</a>. '
+        "This page shows it as stored, with the outputs of its last run.</p>\n"
+        '<p class="bpe-run-line">To run it locally, in a clone of the course: <code>make lab</code>, then open '
+        f"<code>notebooks/{notebook_name}</code> and run all cells (its widgets are live there).</p>\n"
+        "</div>"
+    )
+
+
+def add_run_locally_box(nb: nbformat.NotebookNode, notebook_name: str) -> None:
+    """Put :func:`run_locally_box` right under the chapter's ``# title`` (in the first markdown cell)."""
+    for cell in nb.cells:
+        if cell.cell_type != "markdown":
+            continue
+        lines = cell.source.split("\n")
+        for i, line in enumerate(lines):
+            if line.startswith("# "):
+                lines[i + 1:i + 1] = ["", run_locally_box(notebook_name), ""]
+                cell.source = "\n".join(lines)
+                return
+        break
+    raise SiteError(f"{notebook_name}: its first markdown cell has no '# title' line to put the run box under")
+
+
+def prepare_notebook(path: Path, dest: Path, stills_dir: Path = STILLS) -> int:
+    """Write the website's copy of one chapter to ``dest``; return how many widgets became stills."""
+    nb = nbformat.read(path, as_version=4)
+    swapped = replace_widget_outputs(nb, path.name, stills_dir)
+    add_run_locally_box(nb, path.name)
+    nbformat.write(nb, dest)
+    return swapped
+
+
+def chapter_map(readme: Path = README) -> str:
+    """The README's chapter table (under "What you will learn"), with links to the site's pages."""
+    text = readme.read_text(encoding="utf-8")
+    match = re.search(r"^## What you will learn\n+((?:\|.*\n)+)", text, re.M)
+    if not match:
+        raise SiteError(f"{readme}: no table under '## What you will learn' to use as the chapter map")
+    return re.sub(r"\]\(notebooks/(\d\d_\w+)\.ipynb\)", r"](\1.ipynb)", match.group(1))
+
+
+def write_sources(src: Path, notebooks: Path = NOTEBOOKS, stills_dir: Path = STILLS) -> dict[str, int]:
+    """Fill ``src`` with the landing page and the chapters; ``{notebook name: widgets swapped}``."""
+    template = (CONF_DIR / "index.md").read_text(encoding="utf-8")
+    if "{{ chapter_map }}" not in template:
+        raise SiteError(f"{CONF_DIR / 'index.md'} lost its '{{{{ chapter_map }}}}' placeholder")
+    (src / "index.md").write_text(template.replace("{{ chapter_map }}", chapter_map().rstrip("\n")), encoding="utf-8")
+    return {path.name: prepare_notebook(path, src / path.name, stills_dir) for path in chapter_notebooks(notebooks)}
+
+
+def clear_output(out: Path) -> None:
+    """Empty ``out`` for a fresh build, but only if it is empty or an earlier site build."""
+    if out.exists():
+        if not out.is_dir():
+            raise SiteError(f"{out} exists and is not a folder; choose another --out")
+        if any(out.iterdir()) and not (out / MARKER).exists():
+            raise SiteError(f"{out} is not empty and was not made by this script; refusing to delete it "
+                            f"(choose another --out, or empty it yourself)")
+        shutil.rmtree(out)
+    out.mkdir(parents=True)
+
+
+def build(out: Path = DEFAULT_OUT, notebooks: Path = NOTEBOOKS, stills_dir: Path = STILLS,
+          quiet: bool = True) -> dict[str, int]:
+    """Build the site into ``out``; return ``{notebook name: widgets swapped}``."""
+    clear_output(out)
+    with tempfile.TemporaryDirectory(prefix="bpe-site-") as tmp:
+        # subtle: myst-nb writes its "jupyter_execute" folder next to Sphinx's output folder, so
+        # Sphinx writes into the temporary folder too, and the finished site is moved to `out`.
+        src, doctrees, html = Path(tmp) / "src", Path(tmp) / "doctrees", Path(tmp) / "build" / "html"
+        src.mkdir()
+        swapped = write_sources(src, notebooks, stills_dir)
+        # -W --keep-going: any warning (a broken link, a missing page) fails the build, listing them all.
+        command = [sys.executable, "-m", "sphinx", "-b", "html", "-c", str(CONF_DIR), "-d", str(doctrees),
+                   "-W", "--keep-going", "-n", *(["-q"] if quiet else []), str(src), str(html)]
+        run = subprocess.run(command, capture_output=quiet, text=True)
+        if run.returncode != 0:
+            raise SiteError(f"Sphinx failed (exit {run.returncode}):\n{run.stderr or run.stdout}")
+        shutil.rmtree(html / "_sources", ignore_errors=True)  # empty: html_copy_source is off
+        shutil.copytree(html, out, dirs_exist_ok=True)
+    (out / MARKER).write_text("made by tools/build_site.py; `make site` may delete and rebuild this folder\n")
+    shutil.copytree(notebooks, out / "notebooks",
+                    ignore=lambda _dir, names: [n for n in names if not CHAPTER.match(n)])
+    return swapped
+
+
+def folder_size(path: Path) -> int:
+    return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output folder (default: build/site)")
+    parser.add_argument("--verbose", action="store_true", help="show Sphinx's progress")
+    args = parser.parse_args(argv)
+    started = time.perf_counter()
+    try:
+        swapped = build(args.out.resolve(), quiet=not args.verbose)
+    except (SiteError, StillError) as error:
+        print(f"make site: {error}", file=sys.stderr)
+        return 1
+    seconds = time.perf_counter() - started
+    print(f"built {len(swapped)} chapters ({sum(swapped.values())} widgets as stills) in {seconds:.1f} s: "
+          f"{folder_size(args.out) / 1e6:.1f} MB in {args.out}")
+    print(f"open {args.out / 'index.html'}, or serve it: python3 -m http.server -d {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
