@@ -177,6 +177,11 @@ Markdown(f"The most expensive sample for GPT-2 is **{most['language']}** at {mos
          f"**{least['language']}** at {least['GPT-2 tokens per char']}.")
 
 # %% [markdown]
+# A caution about this table: the eight samples were written separately and say different things
+# at different lengths, so they show how each script's *characters* are cut, not what the same
+# content costs in each language. Chapter 13 measures that, on one text translated into 18
+# languages.
+#
 # Emoji and CJK characters make the point inside GPT-2 itself. Each chip is one GPT-2 token; a chip
 # labelled with `<0x..>` holds bytes that are not a complete character on their own.
 

@@ -304,6 +304,10 @@ display(Markdown(
     f"{table.loc[[n for n in table.index if n.startswith('language')], 'GPT-2 tokens/word'].mean():.2f} for GPT-2."))
 
 # %% [markdown]
+# The language samples say different things at different lengths, so these averages compare how
+# each tokenizer treats each script, not what the same content costs; chapter 13 measures that on
+# one text in 18 languages.
+#
 # Numbers are cut in very different ways. GPT-2 lets a number of any length be one pre-token and
 # has whole tokens for many common numbers with their leading space; GPT-4 always cuts digits into
 # groups of at most three, from the left, so a number's pieces are predictable:

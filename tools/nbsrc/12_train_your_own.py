@@ -1,7 +1,7 @@
 # %% [markdown]
 # # 12 Train your own and share it
 #
-# [← 11 Making training fast](11_making_training_fast.ipynb) · [Back to 00 Start here](00_start_here.ipynb)
+# [← 11 Making training fast](11_making_training_fast.ipynb) · [13 The token tax →](13_token_tax.ipynb)
 #
 # Eleven chapters built byte-pair encoding piece by piece, up to reproducing GPT-2 and GPT-4 id for
 # id and training fast. This last chapter puts it all to work on **your** text and then does what
@@ -585,4 +585,4 @@ workdir.cleanup()
 print("temporary folder removed:", not folder.exists())
 
 # %% [markdown]
-# [← 11 Making training fast](11_making_training_fast.ipynb) · [Back to 00 Start here](00_start_here.ipynb)
+# [← 11 Making training fast](11_making_training_fast.ipynb) · [13 The token tax →](13_token_tax.ipynb)
