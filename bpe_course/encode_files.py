@@ -1,0 +1,196 @@
+"""Encode text files to a NumPy ``.npy`` array of token ids, in flat memory and on every core.
+
+This is the step between a tokenizer and a language model's training loop (nanoGPT and Stanford
+CS336 both read a flat ``.npy`` of ids): the ids equal ``tokenizer.encode`` of each file's whole
+text, files one after another, optionally with a special token after each document. Nothing holds
+a whole file: each worker streams its own byte range of a file (cut where no pre-token can change,
+as counting does in :mod:`bpe_course.fast.parallel`) through ``encode_iterable`` and writes its ids
+to a temporary file a block at a time; the parent joins those into the ``.npy``.
+
+The ``.npy`` is written without NumPy (its format is a short header and the raw numbers): ``uint16``
+when every id fits, else ``uint32``.
+
+>>> import tempfile, pathlib
+>>> from bpe_course import gpt2
+>>> with tempfile.TemporaryDirectory() as tmp:
+...     text = pathlib.Path(tmp) / "a.txt"
+...     _ = text.write_text("Hello world", encoding="utf-8")
+...     n = encode_files(gpt2(), [text], pathlib.Path(tmp) / "ids.npy")
+...     header = (pathlib.Path(tmp) / "ids.npy").read_bytes()[:128]
+>>> n, b"'descr': '<u2'" in header
+(2, True)
+"""
+
+from __future__ import annotations
+
+import codecs
+import mmap
+import multiprocessing
+import os
+import sys
+import tempfile
+from array import array
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+from .errors import CorpusError
+from .fast.parallel import byte_cuts
+from .files import decode_utf8
+from .tokenizer import Tokenizer
+
+READ_BYTES = 1 << 20  # a worker reads and decodes its range this many bytes at a time
+WRITE_IDS = 1 << 18  # ids gathered before they are written out
+_U32 = "I" if array("I").itemsize == 4 else "L"  # a 32-bit unsigned typecode
+_TOKENIZER: Tokenizer | None = None  # the tokenizer forked workers use (see _run)
+SPECIALS_MODES = {"allow": {"allowed_special": "all"}, "text": {"disallowed_special": ()}, "error": {}}
+
+
+def encode_files(tokenizer: Tokenizer, paths: Sequence[str | os.PathLike], out: str | os.PathLike, *,
+                 separator: str | None = None, specials: str = "allow", workers: int | None = None,
+                 progress: bool = False) -> int:
+    """Write the ids of ``paths`` (UTF-8 files, in order) to the ``.npy`` file ``out``; return how many.
+
+    ``separator``, a special token of ``tokenizer`` such as ``"<|endoftext|>"``, is put after every
+    file. ``specials`` says what special-token text inside the files becomes: ``"allow"`` its id,
+    ``"text"`` ordinary text, ``"error"`` a ``ValueError``. ``workers`` processes share big files
+    (default: all cores, up to 8).
+    """
+    if specials not in SPECIALS_MODES:
+        raise ValueError(f"specials must be one of {sorted(SPECIALS_MODES)}, not {specials!r}")
+    if separator is not None and separator not in tokenizer.special_tokens:
+        raise ValueError(f"separator {separator!r} is not a special token of this tokenizer "
+                         f"(it has {sorted(tokenizer.special_tokens)})")
+    paths = [Path(p) for p in paths]
+    for path in paths:
+        if not path.is_file():
+            raise FileNotFoundError(f"no such file: {path}")
+    jobs, file_ends = [], set()
+    for path in paths:
+        jobs += [(path, start, end) for start, end in _ranges(path, tokenizer, workers)]
+        file_ends.add(len(jobs) - 1)  # the separator goes after a file's last range
+    out = Path(out)
+    with tempfile.TemporaryDirectory(prefix=".encode-", dir=out.parent if out.parent.exists() else None) as tmp:
+        parts = [Path(tmp) / f"part{k}.u32" for k in range(len(jobs))]
+        args = [(*job, part, specials) for job, part in zip(jobs, parts)]
+        bar = _bar(sum(end - start for _, start, end in jobs), progress)
+        results = _run(tokenizer, args, workers, bar)
+        separator_id = tokenizer.special_tokens[separator] if separator is not None else None
+        biggest = max([m for _, m in results] + [separator_id or 0])
+        total = sum(n for n, _ in results) + (len(paths) if separator_id is not None else 0)
+        _write_npy(out, parts, total, biggest, file_ends if separator_id is not None else set(), separator_id)
+    return total
+
+
+def _ranges(path: Path, tokenizer: Tokenizer, workers: int | None) -> list[tuple[int, int]]:
+    """Byte ranges of ``path`` that can be encoded on their own (one unless the file is big)."""
+    size = path.stat().st_size
+    if size == 0:
+        return [(0, 0)]
+    with open(path, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as data:
+        cuts = byte_cuts(data, tokenizer.pattern, list(tokenizer.special_tokens), workers)  # type: ignore[arg-type]
+    return list(zip(cuts, cuts[1:]))
+
+
+def _bar(total: int, enabled: bool):
+    if not enabled:
+        return None
+    from tqdm.auto import tqdm
+    return tqdm(total=total, unit="B", unit_scale=True, desc="encoding")
+
+
+def _run(tokenizer: Tokenizer, args: list[tuple], workers: int | None, bar) -> list[tuple[int, int]]:
+    """Encode every range, in forked workers when there are several; ``(ids written, largest id)`` each."""
+    global _TOKENIZER
+    n_workers = min(len(args), workers or min(os.cpu_count() or 1, 8))
+    _TOKENIZER = tokenizer  # subtle: forked workers find it here; a Tokenizer is never pickled
+    try:
+        if n_workers <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+            results = []
+            for a in args:
+                results.append(_encode_range(*a))
+                if bar is not None:
+                    bar.update(a[2] - a[1])
+            return results
+        with multiprocessing.get_context("fork").Pool(n_workers) as pool:
+            pending = [pool.apply_async(_encode_range, a) for a in args]
+            results = []
+            for a, job in zip(args, pending):
+                results.append(job.get())
+                if bar is not None:
+                    bar.update(a[2] - a[1])
+            return results
+    finally:
+        _TOKENIZER = None
+        if bar is not None:
+            bar.close()
+
+
+def _encode_range(path: Path, start: int, end: int, part: Path, specials: str) -> tuple[int, int]:
+    """Encode bytes ``start:end`` of ``path`` into ``part`` (raw uint32); the count and the largest id."""
+    tokenizer = _TOKENIZER
+    ids = array(_U32)
+    written, biggest = 0, 0
+    with open(part, "wb") as out:
+        for token_id in tokenizer.encode_iterable(_text_of(path, start, end), **SPECIALS_MODES[specials]):
+            ids.append(token_id)
+            if len(ids) >= WRITE_IDS:
+                biggest = max(biggest, max(ids))
+                ids.tofile(out)
+                written += len(ids)
+                ids = array(_U32)
+        if ids:
+            biggest = max(biggest, max(ids))
+            ids.tofile(out)
+            written += len(ids)
+    return written, biggest
+
+
+def _text_of(path: Path, start: int, end: int) -> Iterator[str]:
+    """The text of bytes ``start:end`` of ``path``, a block at a time; a bad byte names the file and offset."""
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    with open(path, "rb") as f:
+        f.seek(start)
+        at = start
+        while at < end:
+            block = f.read(min(READ_BYTES, end - at))
+            if not block:
+                break
+            try:
+                yield decoder.decode(block, at + len(block) >= end)
+            except UnicodeDecodeError:
+                with open(path, "rb") as again:  # subtle: re-read the block only to name the exact offset
+                    again.seek(at)
+                    decode_utf8(again.read(len(block) + 3), f"{path} (from byte {at})", CorpusError)
+                raise
+            at += len(block)
+
+
+def _write_npy(out: Path, parts: list[Path], total: int, biggest: int, separate_after: set[int],
+               separator_id: int | None) -> None:
+    """Join the parts into a version-1.0 ``.npy`` of ``uint16`` (when every id fits) or ``uint32``."""
+    narrow = biggest < 1 << 16
+    header = f"{{'descr': '{'<u2' if narrow else '<u4'}', 'fortran_order': False, 'shape': ({total},), }}"
+    header += " " * (-(len(header) + 11) % 64) + "\n"  # subtle: the data starts at a multiple of 64 bytes
+    tmp = out.with_name(f".{out.name}.tmp")
+    try:
+        with open(tmp, "wb") as f:
+            f.write(b"\x93NUMPY\x01\x00" + len(header).to_bytes(2, "little") + header.encode("latin-1"))
+            for k, part in enumerate(parts):
+                with open(part, "rb") as src:
+                    while block := src.read(4 * WRITE_IDS):
+                        ids = array(_U32)
+                        ids.frombytes(block)
+                        _little_endian(array("H", ids) if narrow else ids).tofile(f)
+                if k in separate_after:
+                    _little_endian(array("H" if narrow else _U32, [separator_id])).tofile(f)
+        os.replace(tmp, out)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def _little_endian(numbers: array) -> array:
+    """``.npy`` says little-endian (``<``): swap the bytes on a big-endian machine."""
+    if sys.byteorder == "big":
+        numbers.byteswap()
+    return numbers

@@ -1,0 +1,98 @@
+"""Encoding files to a .npy of ids: the same ids as encode(), any number of workers, flat memory."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from bpe_course import CorpusError, cl100k, corpus, gpt2
+from bpe_course.encode_files import encode_files
+
+EOT = "<|endoftext|>"
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory) -> list[Path]:
+    folder = tmp_path_factory.mktemp("texts")
+    texts = {"docs.txt": corpus.load("python_docs"), "lang.txt": corpus.load("languages"),
+             "specials.txt": f"one{EOT}two {EOT} three", "empty.txt": ""}
+    paths = []
+    for name, text in texts.items():
+        (folder / name).write_text(text, encoding="utf-8")
+        paths.append(folder / name)
+    return paths
+
+
+def expected_ids(tok, paths, separator=None, **mode) -> list[int]:
+    ids = []
+    for path in paths:
+        ids += tok.encode(path.read_text(encoding="utf-8"), **mode)
+        if separator:
+            ids.append(tok.special_tokens[separator])
+    return ids
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_ids_equal_encode_with_a_separator(files, tmp_path, workers):
+    tok = gpt2()
+    n = encode_files(tok, files, tmp_path / "ids.npy", separator=EOT, workers=workers)
+    ids = np.load(tmp_path / "ids.npy")
+    assert ids.dtype == np.uint16 and n == len(ids)
+    assert ids.tolist() == expected_ids(tok, files, EOT, allowed_special="all")
+
+
+def test_big_files_are_shared_out_and_give_the_same_ids(files, tmp_path):
+    tok = gpt2()
+    encode_files(tok, files[:1], tmp_path / "one.npy", workers=1)
+    encode_files(tok, files[:1], tmp_path / "four.npy", workers=4)  # python_docs is cut into 4 ranges
+    assert np.array_equal(np.load(tmp_path / "one.npy"), np.load(tmp_path / "four.npy"))
+
+
+def test_ids_above_65535_make_a_uint32_array(files, tmp_path):
+    tok = cl100k()
+    encode_files(tok, files[1:3], tmp_path / "ids.npy", specials="text")
+    ids = np.load(tmp_path / "ids.npy")
+    assert ids.dtype == np.uint32
+    assert ids.tolist() == expected_ids(tok, files[1:3], disallowed_special=())
+
+
+def test_special_token_modes_and_bad_arguments(files, tmp_path):
+    tok = gpt2()
+    with pytest.raises(ValueError, match="special token '<|endoftext|>'"):
+        encode_files(tok, files[2:3], tmp_path / "x.npy", specials="error")
+    with pytest.raises(ValueError, match="separator '<eot>' is not a special token"):
+        encode_files(tok, files, tmp_path / "x.npy", separator="<eot>")
+    with pytest.raises(ValueError, match="specials must be one of"):
+        encode_files(tok, files, tmp_path / "x.npy", specials="maybe")
+    with pytest.raises(FileNotFoundError, match="no such file"):
+        encode_files(tok, [tmp_path / "missing.txt"], tmp_path / "x.npy")
+    assert not (tmp_path / "x.npy").exists()
+
+
+def test_a_bad_byte_names_the_file_and_offset(tmp_path):
+    bad = tmp_path / "latin1.txt"
+    bad.write_bytes("café au lait".encode("latin-1"))
+    with pytest.raises(CorpusError, match=r"latin1\.txt \(from byte 0\): not valid UTF-8 at byte offset 3"):
+        encode_files(gpt2(), [bad], tmp_path / "x.npy")
+
+
+def test_memory_does_not_grow_with_the_file(tmp_path):
+    """Peak memory (the process's high-water mark) for a file and for the same file four times over."""
+    text = corpus.load("python_docs")
+    peaks = {}
+    for copies in (1, 4):
+        path = tmp_path / f"x{copies}.txt"
+        path.write_text(text * copies, encoding="utf-8")
+        code = ("import resource, sys; from bpe_course import gpt2; from bpe_course.encode_files import encode_files; "
+                "tok = gpt2(); tok.encode('warm'); before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss; "
+                f"encode_files(tok, [sys.argv[1]], sys.argv[2], workers=1); "
+                "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before)")
+        done = subprocess.run([sys.executable, "-c", code, str(path), str(tmp_path / "o.npy")], capture_output=True,
+                              text=True, check=True)
+        peaks[copies] = int(done.stdout.strip())  # KB above the loaded tokenizer
+    text_kb = len(text.encode()) * 4 / 1024
+    assert peaks[4] < peaks[1] + text_kb / 2, (peaks, text_kb)  # four times the text, not four times the memory
