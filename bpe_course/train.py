@@ -25,7 +25,7 @@ from __future__ import annotations
 import operator
 import os
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import NamedTuple
 
@@ -130,13 +130,32 @@ def train(source: str | Path | Iterable[str], vocab_size: int, special_tokens: I
     >>> run.stop_reason
     'the most frequent pair left occurs 1 times, fewer than min_frequency=2'
     """
+    _, specials = check_train_args(vocab_size, special_tokens)
+    return train_counts(count_pretokens(source, specials, pattern), vocab_size, specials, method=method,
+                        min_frequency=min_frequency, progress=progress)
+
+
+def train_counts(counts: Mapping[str, int], vocab_size: int, special_tokens: Iterable[str] = (), *,
+                 method: str = "fast", min_frequency: int = 1, progress: bool = False) -> Training:
+    """Learn merges from pre-token counts made elsewhere: counts add up, so they can come from many machines.
+
+    ``train(text, ...)`` is ``train_counts(count_pretokens(text, ...), ...)``; ``bpe_course.scale``
+    counts a folder of files with Dask and hands the sum to this.
+
+    >>> from collections import Counter
+    >>> part1, part2 = count_pretokens("low low lower"), count_pretokens("lowest low")
+    >>> train_counts(part1 + part2, 259).merges == train(["low low lower", "lowest low"], 259).merges
+    True
+    """
     vocab_size, specials = check_train_args(vocab_size, special_tokens)
     if method not in ("fast", "naive"):
         raise ValueError(f"method must be 'fast' or 'naive', not {method!r}")
     if isinstance(min_frequency, bool) or not hasattr(type(min_frequency), "__index__") or min_frequency < 1:
         raise ValueError(f"min_frequency must be a positive int, got {min_frequency!r}")
-    counts = count_pretokens(source, specials, pattern)
-    word_counts = {word.encode("utf-8"): n for word, n in counts.items()}  # distinct str, distinct bytes
+    for word, n in counts.items():
+        if not isinstance(word, str) or isinstance(n, bool) or not isinstance(n, int) or n < 0:
+            raise ValueError(f"counts must map pre-token strings to non-negative ints; got {word!r}: {n!r}")
+    word_counts = {word.encode("utf-8"): n for word, n in counts.items() if n}  # distinct str, distinct bytes
     learn = _learn_fast if method == "fast" else _learn_naive
     n_merges = vocab_size - 256 - len(specials)
     merges, merge_counts, best_left = learn(word_counts, n_merges, progress, operator.index(min_frequency))

@@ -19,7 +19,7 @@ FLOORS = [
     {"fast"},
     {"formats"},
     {"tokenizer", "train", "download", "resources"},
-    {"pretrained", "corpus", "encode_files"},
+    {"pretrained", "corpus", "encode_files", "scale"},
     {"cli", "cli_output", "lab", "widgets", "exercises", "wordbpe", "viz", "interop", "__main__"},
 ]
 FLOOR_OF = {name: k for k, names in enumerate(FLOORS) for name in names}

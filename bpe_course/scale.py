@@ -1,0 +1,69 @@
+"""Counting past one machine: pre-token counts are a monoid, so Dask can count a folder of files anywhere.
+
+Counting pre-tokens is the only step of training that reads all the text, and counts add: the
+counts of two halves, summed, are the counts of the whole. So each file (or each part of a big
+file) can be counted on any worker of any machine, the counts summed, and the merge loop — which
+needs all counts at once and is sequential by nature — run once on the sum
+(:func:`bpe_course.train.train_counts`).
+
+This module does the counting with Dask (``pip install bpe-course[scale]``): a local cluster by
+default, or a real one given its scheduler address. Each file is one document, as in
+``train(["text of file 1", "text of file 2", ...])``: pre-tokens never run from one file into the
+next.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from collections.abc import Iterable
+from pathlib import Path
+
+from .train import Training, count_pretokens, train_counts
+
+
+def _count_file(path: str, special_tokens: tuple[str, ...], pattern: str | None) -> Counter:
+    # subtle: workers=1: Dask already runs one of these per core; forking again inside would oversubscribe
+    return count_pretokens(Path(path), special_tokens, pattern, workers=1)
+
+
+def count_with_dask(paths: Iterable[str | os.PathLike], special_tokens: Iterable[str] = (), pattern: str | None = "gpt2",
+                    *, scheduler: str | None = None, processes: bool = True) -> Counter:
+    """The summed pre-token counts of ``paths``, counted by Dask.
+
+    ``scheduler`` is a running cluster's address (``"tcp://host:8786"``); without one a local
+    cluster is started for the call (``processes=False`` uses threads, lighter for small inputs).
+    """
+    import dask.bag as db  # an optional dependency: pip install bpe-course[scale]
+    from distributed import Client, LocalCluster
+
+    files = [str(Path(p)) for p in paths]
+    if not files:
+        raise ValueError("count_with_dask: no files given")
+    for f in files:
+        if not Path(f).is_file():
+            raise FileNotFoundError(f"no such file: {f}")
+    specials = tuple(special_tokens)
+    bag = db.from_sequence(files, npartitions=len(files)).map(_count_file, specials, pattern)
+    if scheduler is not None:
+        with Client(scheduler) as client:
+            return client.compute(bag.fold(_add, Counter(), initial=Counter())).result()
+    with LocalCluster(processes=processes, n_workers=min(len(files), os.cpu_count() or 1), threads_per_worker=1,
+                      dashboard_address=None) as cluster, Client(cluster) as client:
+        return client.compute(bag.fold(_add, Counter(), initial=Counter())).result()
+
+
+def _add(a: Counter, b: Counter) -> Counter:
+    """Counts are a monoid: adding is associative, and the empty Counter changes nothing."""
+    total = Counter(a)
+    total.update(b)
+    return total
+
+
+def train_with_dask(paths: Iterable[str | os.PathLike], vocab_size: int, special_tokens: Iterable[str] = (), *,
+                    pattern: str | None = "gpt2", min_frequency: int = 1, scheduler: str | None = None,
+                    processes: bool = True) -> Training:
+    """Count ``paths`` with Dask, then learn the merges here: the same result as training on the files' texts."""
+    specials = list(special_tokens)
+    counts = count_with_dask(paths, specials, pattern, scheduler=scheduler, processes=processes)
+    return train_counts(counts, vocab_size, specials, min_frequency=min_frequency)
