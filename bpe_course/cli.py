@@ -18,6 +18,7 @@ from pathlib import Path
 from . import __version__, formats, pretrained
 from .cli_output import TokenTable, read_stdin_text, render_tokens, use_color, write_bytes
 from .corpus import load_text
+from .encode_files import encode_files
 from .errors import CommandError
 from .tokenizer import Tokenizer
 from .train import check_train_args, train
@@ -75,6 +76,10 @@ def _ratio(a: int, b: int) -> str:
 
 # ---- encode / decode ---------------------------------------------------------------------------
 def cmd_encode(args: argparse.Namespace) -> int:
+    if args.input:
+        return _encode_files(args)
+    if args.output or args.separator or args.workers:
+        args.parser.error("-o/--output, --separator and --workers go with --input FILE...")
     if "-" in args.text and len(args.text) > 1:
         args.parser.error("give the text as arguments, or '-' alone to read it from standard input")
     text = " ".join(args.text) if args.text and args.text != ["-"] else read_stdin_text()
@@ -90,6 +95,22 @@ def cmd_encode(args: argparse.Namespace) -> int:
     else:
         line = " ".join(map(str, ids))
     print(line)
+    return 0
+
+
+def _encode_files(args: argparse.Namespace) -> int:
+    """``encode --input FILE... -o ids.npy``: every file's ids into one .npy, streaming, on every core."""
+    if args.text:
+        args.parser.error("give either TEXT or --input FILE..., not both")
+    if not args.output or not args.output.endswith(".npy"):
+        args.parser.error("--input needs -o/--output NAME.npy (a NumPy array of ids)")
+    if args.show:
+        args.parser.error("--show is for text on the command line, not for --input files")
+    tokenizer = load_tokenizer(args.tokenizer)
+    count = encode_files(tokenizer, args.input, args.output, separator=args.separator, specials=args.specials,
+                         workers=args.workers, progress=sys.stderr.isatty())
+    print(f"{count:,} ids from {len(args.input)} file{'' if len(args.input) == 1 else 's'} written to {args.output}",
+          file=sys.stderr)
     return 0
 
 
@@ -188,7 +209,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     encode = command("encode", cmd_encode, "encode text to token ids",
                      "examples:\n  bpe-course encode 'Hello world'\n  bpe-course encode --show --tokenizer "
-                     "cl100k 'Hello world'\n  cat notes.txt | bpe-course encode - > ids.txt")
+                     "cl100k 'Hello world'\n  cat notes.txt | bpe-course encode - > ids.txt\n"
+                     "  bpe-course encode --input train.txt --separator '<|endoftext|>' -o train.npy")
     encode.add_argument("text", nargs="*", metavar="TEXT", help="the text (several words are joined by spaces); "
                         "none or '-' reads standard input")
     encode.add_argument("--tokenizer", default="gpt2", help=tok_help)
@@ -200,6 +222,13 @@ def build_parser() -> argparse.ArgumentParser:
     encode.add_argument("--specials", choices=("allow", "text", "error"), default="allow",
                         help="special tokens in the text: encode them as their ids (allow, the default), as "
                         "ordinary text (text), or stop with an error (error, tiktoken's default)")
+    encode.add_argument("--input", nargs="+", metavar="FILE", help="encode these UTF-8 files (streaming, in "
+                        "parallel, in flat memory) into the .npy array given with -o")
+    encode.add_argument("-o", "--output", metavar="NAME.npy", help="with --input: where to write the ids "
+                        "(uint16 when every id fits, else uint32)")
+    encode.add_argument("--separator", metavar="TOKEN", help="with --input: a special token put after each file, "
+                        "e.g. '<|endoftext|>'")
+    encode.add_argument("--workers", type=int, metavar="N", help="with --input: processes (default: all cores)")
 
     decode = command("decode", cmd_decode, "decode token ids back to text",
                      "examples:\n  bpe-course decode 15496 995\n  bpe-course encode - < a.txt | bpe-course "

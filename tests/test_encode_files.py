@@ -96,3 +96,15 @@ def test_memory_does_not_grow_with_the_file(tmp_path):
         peaks[copies] = int(done.stdout.strip())  # KB above the loaded tokenizer
     text_kb = len(text.encode()) * 4 / 1024
     assert peaks[4] < peaks[1] + text_kb / 2, (peaks, text_kb)  # four times the text, not four times the memory
+
+
+def test_the_command_line_writes_the_same_array(files, tmp_path):
+    from bpe_course.cli import main
+    out = tmp_path / "cli.npy"
+    assert main(["encode", "--input", *map(str, files), "--separator", EOT, "-o", str(out)]) == 0
+    assert np.load(out).tolist() == expected_ids(gpt2(), files, EOT, allowed_special="all")
+    for bad in (["encode", "--input", str(files[0])], ["encode", "--input", str(files[0]), "-o", "x.txt"],
+                ["encode", "hello", "-o", str(out)], ["encode", "hi", "--input", str(files[0]), "-o", str(out)]):
+        with pytest.raises(SystemExit) as stop:
+            main(bad)
+        assert stop.value.code == 2
