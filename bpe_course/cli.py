@@ -9,6 +9,7 @@ command's options; ``docs/cli_and_formats.md`` has examples.
 from __future__ import annotations
 
 import argparse
+import codecs
 import os
 import re
 import sys
@@ -44,10 +45,11 @@ def cmd_train(args: argparse.Namespace) -> int:
     if args.format == "gpt2" and args.pattern != "gpt2":
         args.parser.error("--format gpt2 stores no pattern (it is always GPT-2's); use --pattern gpt2 or "
                           "another --format")
-    documents = [load_text(source) for source in args.files]
-    start = time.perf_counter()
     if args.min_frequency < 1:
         args.parser.error(f"--min-frequency must be at least 1, got {args.min_frequency}")
+    # subtle: a file goes down as a Path, so training streams it; only a built-in corpus is loaded as text
+    documents = [Path(source) if os.path.isfile(source) else load_text(source) for source in args.files]
+    start = time.perf_counter()
     vocab, merges, _, stop_reason = train(documents, args.vocab_size, specials, pattern=args.pattern,
                                           min_frequency=args.min_frequency, progress=not args.quiet)
     seconds = time.perf_counter() - start
@@ -61,13 +63,27 @@ def cmd_train(args: argparse.Namespace) -> int:
         early = f" (stopped early: {stop_reason}; asked for {wanted:,})" if len(merges) < wanted else ""
         print(f"learned {len(merges):,} merges in {seconds:.1f} s{early}: vocab {len(vocab):,} = 256 bytes + "
               f"{len(merges):,} merges + {len(specials)} special token{'' if len(specials) == 1 else 's'}")
-        n_bytes = sum(len(d.encode("utf-8")) for d in documents)
-        n_words = sum(len(d.split()) for d in documents)
-        n_tokens = sum(len(tokenizer.encode(d, allowed_special="all")) for d in documents)
-        print(f"training text: {n_bytes:,} bytes, {n_words:,} words -> {n_tokens:,} tokens: "
+        heads = [_head(d, SUMMARY_BYTES) for d in documents]
+        n_bytes = sum(len(h.encode("utf-8")) for h in heads)
+        total = sum(d.stat().st_size if isinstance(d, Path) else len(d.encode("utf-8")) for d in documents)
+        n_words = sum(len(h.split()) for h in heads)
+        n_tokens = sum(len(tokenizer.encode(h, allowed_special="all")) for h in heads)
+        part = "" if n_bytes == total else f"{total:,} bytes in all; its first {SUMMARY_BYTES // 10**6} MB a file: "
+        print(f"training text: {part}{n_bytes:,} bytes, {n_words:,} words -> {n_tokens:,} tokens: "
               f"{_ratio(n_bytes, n_tokens)} bytes/token, {_ratio(n_tokens, n_words)} tokens/word")
         print(f"saved ({args.format}) to {saved}")
     return 0
+
+
+SUMMARY_BYTES = 10**7  # the summary's tokens/word is measured on at most this much of each file
+
+
+def _head(document: str | Path, limit: int) -> str:
+    """A document's text, or at most ``limit`` bytes of a file (cut at a character boundary)."""
+    if isinstance(document, str):
+        return document
+    with open(document, "rb") as f:
+        return codecs.getincrementaldecoder("utf-8")().decode(f.read(limit), False)
 
 
 def _ratio(a: int, b: int) -> str:

@@ -22,6 +22,7 @@ pair, comparing ``(bytes_a, bytes_b)`` as Python compares tuples of bytes.
 
 from __future__ import annotations
 
+import mmap
 import operator
 import os
 from collections import Counter
@@ -32,7 +33,7 @@ from typing import NamedTuple
 from .errors import CorpusError
 from .fast.count import SegmentCounter
 from .fast.merge import learn_fast
-from .fast.parallel import add_bytes, add_text, byte_cuts, char_cuts, count_parts, read_bytes
+from .fast.parallel import add_file, add_text, byte_cuts, char_cuts, count_parts, file_size
 from .files import decode_utf8
 from .pairs import apply_merge, best_pair, count_pairs
 from .pretokenize import check_special_tokens, replace_lone_surrogates, resolve_pattern
@@ -67,8 +68,10 @@ def count_pretokens(source: str | Path | Iterable[str], special_tokens: Iterable
                     pattern: str | None = "gpt2", workers: int | None = None) -> Counter[str]:
     """Count the pre-tokens of ``source``; special tokens are split out and not counted.
 
-    ``source`` is text (``str``), a ``pathlib.Path`` to a UTF-8 file, or an iterable of ``str``
-    documents (pre-tokens never cross from one document to the next). A one-line ``str`` that
+    ``source`` is text (``str``), a ``pathlib.Path`` to a UTF-8 file, or an iterable of documents,
+    each a ``str`` or a ``Path`` (pre-tokens never cross from one document to the next). A file is
+    never read whole: each worker reads its own byte range a block at a time, so memory stays flat
+    however big the file. A one-line ``str`` that
     names an existing file is refused (pass ``pathlib.Path(name)``): training on a file's name is
     never what was meant. Lone surrogates become U+FFFD, as in encoding. Big inputs are counted
     by ``workers`` processes (default: all cores), cut where no pre-token can change.
@@ -79,23 +82,33 @@ def count_pretokens(source: str | Path | Iterable[str], special_tokens: Iterable
     pattern = resolve_pattern(pattern)
     specials = check_special_tokens(special_tokens)
     counter, counts = SegmentCounter(pattern), Counter()
-    if isinstance(source, Path):
-        data = read_bytes(source)
-        try:
-            count_parts(add_bytes, data, byte_cuts(data, pattern, specials, workers), specials, counter, counts)
-        except UnicodeDecodeError:
-            decode_utf8(data, source, CorpusError)  # raises naming the file and the bad byte's offset
-            raise
-        return counter.finish(counts)
     if isinstance(source, str) and _names_a_file(source):
         raise ValueError(f"{source!r} is the name of a file, not training text: pass pathlib.Path({source!r}) "
                          f"to train on the file (or [{source!r}] to train on these {len(source)} characters)")
-    for doc in [source] if isinstance(source, str) else source:
+    for doc in [source] if isinstance(source, (str, Path)) else source:
+        if isinstance(doc, Path):
+            _count_file(doc, pattern, specials, workers, counter, counts)
+            continue
         if not isinstance(doc, str):
-            raise TypeError(f"training text must be str, got {type(doc).__name__}")
+            raise TypeError(f"training text must be str or a pathlib.Path, got {type(doc).__name__}")
         doc = replace_lone_surrogates(doc)  # tiktoken's rule, as in encoding
         count_parts(add_text, doc, char_cuts(doc, pattern, specials, workers), specials, counter, counts)
     return counter.finish(counts)
+
+
+def _count_file(path: Path, pattern: str | None, specials: list[str], workers: int | None, counter: SegmentCounter,
+                counts: Counter[str]) -> None:
+    """Count a UTF-8 file; workers read their own byte ranges (cut points found through a memory map)."""
+    size = file_size(path)
+    if size == 0:
+        return
+    with open(path, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as data:
+        cuts = byte_cuts(data, pattern, specials, workers)  # type: ignore[arg-type]
+    try:
+        count_parts(add_file, str(path), cuts, specials, counter, counts)
+    except UnicodeDecodeError:
+        decode_utf8(path.read_bytes(), path, CorpusError)  # raises naming the file and the bad byte's offset
+        raise
 
 
 def _names_a_file(text: str) -> bool:

@@ -176,3 +176,21 @@ def test_merge_counts_are_the_pair_counts_at_each_step():
 def test_min_frequency_must_be_a_positive_int(bad):
     with pytest.raises(ValueError, match="min_frequency must be a positive int"):
         train_bpe("low lower", 300, min_frequency=bad)
+
+
+def test_training_on_a_file_does_not_hold_the_file(tmp_path, docs_text):
+    """The same text four times over: the same distinct pre-tokens, so the same memory (the file is streamed)."""
+    import subprocess
+    import sys
+    peaks = {}
+    for copies in (1, 4):
+        path = tmp_path / f"x{copies}.txt"
+        path.write_text(docs_text * copies * 2, encoding="utf-8")
+        code = ("import resource, sys, pathlib; from bpe_course import count_pretokens; "
+                "before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss; "
+                "count_pretokens(pathlib.Path(sys.argv[1]), workers=1); "
+                "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before)")
+        done = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, check=True)
+        peaks[copies] = int(done.stdout)
+    one_copy_kb = len(docs_text.encode()) * 2 / 1024
+    assert peaks[4] < peaks[1] + one_copy_kb, (peaks, one_copy_kb)  # 3 more copies of the text cost less than one

@@ -1,15 +1,17 @@
 """Counting a big corpus in several processes, and a big file without holding all its text.
 
 :func:`bpe_course.train.count_pretokens` cuts its input where no pre-token can change and
-hands the parts to forked worker processes. The workers read the text (or the file's bytes)
-from memory they share with the parent through ``fork``, so nothing big is pickled; only their
-pre-token counts come back. A file is decoded a block at a time, so its whole text never sits
-in memory (a 16 MB file with one emoji in it would otherwise take 64 MB as a ``str``).
+hands the parts to forked worker processes. A text is read from memory the workers share with
+the parent through ``fork``, so nothing big is pickled; a file is never read whole: each worker
+opens it and reads its own byte range a block at a time, so memory stays flat however big the
+file (its cut points are found through a memory map, touching only the bytes near each cut).
+Only the workers' pre-token counts come back.
 """
 
 from __future__ import annotations
 
 import codecs
+import mmap
 import multiprocessing
 import os
 import re
@@ -24,7 +26,7 @@ _VISIBLE_SPACE = re.compile(rb"[!-~] [!-~]")
 PARALLEL_MIN_CHARS = 2_000_000  # below this, starting a worker process costs more than it saves
 EXPLICIT_MIN_CHARS = 1 << 16  # with workers=N given, texts from this size on are shared out
 STREAM_BYTES = 1 << 20  # a file is decoded this many bytes at a time, so its text is never whole
-_SHARED: object = None  # what forked workers read: the text or the file's bytes (never pickled)
+_SHARED: object = None  # what forked workers read: the text, or the path of the file (a big str is never pickled)
 
 
 def add_text(text: str, start: int, end: int, specials: list[str], counter: SegmentCounter) -> None:
@@ -34,15 +36,27 @@ def add_text(text: str, start: int, end: int, specials: list[str], counter: Segm
             counter.add(piece)
 
 
-def add_bytes(data: bytes, start: int, end: int, specials: list[str], counter: SegmentCounter) -> None:
-    """Decode ``data[start:end]`` a block at a time, cutting the text only at safe places."""
+def add_file(path: str, start: int, end: int, specials: list[str], counter: SegmentCounter) -> None:
+    """Read bytes ``start:end`` of the file ``path`` a block at a time, cutting the text only at safe places.
+
+    subtle: only this range is ever in memory, a block at a time, so a worker's memory does not
+    grow with the file; and a path, unlike the file's bytes, is cheap to hand to a worker.
+    """
     decode = codecs.getincrementaldecoder("utf-8")().decode
     carry = ""
-    for at in range(start, end, STREAM_BYTES):
-        text = carry + decode(memoryview(data)[at:min(at + STREAM_BYTES, end)], at + STREAM_BYTES >= end)
-        cut = safe_cut(text, counter.pattern, specials, limit=len(text) - 1) if at + STREAM_BYTES < end else len(text)
-        add_text(text, 0, cut, specials, counter)
-        carry = text[cut:]
+    with open(path, "rb") as f:
+        f.seek(start)
+        at = start
+        while at < end:
+            block = f.read(min(STREAM_BYTES, end - at))
+            at += len(block)
+            last = at >= end or not block
+            text = carry + decode(block, last)
+            cut = len(text) if last else safe_cut(text, counter.pattern, specials, limit=len(text) - 1)
+            add_text(text, 0, cut, specials, counter)
+            carry = text[cut:]
+            if not block:
+                break
     add_text(carry, 0, len(carry), specials, counter)
 
 
@@ -91,7 +105,7 @@ def char_cuts(text: str, pattern: str | None, specials: list[str], workers: int 
     return cuts + [len(text)]
 
 
-def byte_cuts(data: bytes, pattern: str | None, specials: list[str], workers: int | None) -> list[int]:
+def byte_cuts(data: bytes | mmap.mmap, pattern: str | None, specials: list[str], workers: int | None) -> list[int]:
     """Cut points in a UTF-8 file's bytes: an ASCII space between two visible ASCII characters.
 
     subtle: such a space is a safe cut for the GPT patterns (see ``safe_cut``), it is a character
@@ -109,10 +123,10 @@ def byte_cuts(data: bytes, pattern: str | None, specials: list[str], workers: in
     return cuts + [len(data)]
 
 
-def read_bytes(path: Path) -> bytes:
-    """The bytes of a corpus file; a missing file or a folder is a clear error."""
+def file_size(path: Path) -> int:
+    """The size of a corpus file; a missing file or a folder is a clear error."""
     if path.is_dir():
         raise CorpusError(f"{path} is a directory, not a text file")
     if not path.is_file():
         raise FileNotFoundError(f"no such file: {path}")
-    return path.read_bytes()
+    return path.stat().st_size
