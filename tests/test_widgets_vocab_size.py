@@ -108,3 +108,22 @@ def test_show_sets_corpus_and_range_at_once(explorer):
     trained = explorer.data[explorer.data["tokenizer"] == "trained"]
     assert set(explorer.data["corpus"]) == {"python_docs"}
     assert (trained["merges"].min(), trained["merges"].max()) == (0, 128)
+
+
+def test_a_change_during_an_update_is_drawn_and_the_status_clears(monkeypatch):
+    import bpe_course.widgets.vocab_size as module
+    explorer = VocabSizeExplorer(corpora=("python_docs", "python_code"), max_merges=256, n_points=3)
+    real_plot, seen_status = module.plot_vocab_size, []
+
+    def plot_while_the_learner_changes_the_corpus(data, title):
+        seen_status.append(explorer.status.value)
+        if explorer.corpus.value == "python_docs" and len(seen_status) == 1:
+            explorer._holding = True  # subtle: as if the change arrived while this update runs
+            explorer.corpus.value = "python_code"
+            explorer._holding = False
+        return real_plot(data, title)
+
+    monkeypatch.setattr(module, "plot_vocab_size", plot_while_the_learner_changes_the_corpus)
+    explorer.range.value = (0, 128)
+    assert set(explorer.data["corpus"]) == {"python_code"}  # the latest choice is what is drawn
+    assert seen_status[0].startswith("training and measuring") and explorer.status.value == ""

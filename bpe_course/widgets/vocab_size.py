@@ -145,8 +145,10 @@ class VocabSizeExplorer:
     """Choose a corpus and a range of merge counts; the plot and ``.data`` follow.
 
     Parts: ``.corpus`` (Dropdown, CSS ``bpe-corpus-choice``), ``.range`` (IntRangeSlider of merge
-    counts, ``bpe-range``), ``.image`` (the plot as PNG, ``bpe-vocab-plot``), ``.data`` (the
-    plotted numbers, a DataFrame), ``.figure``, ``.box``.
+    counts, ``bpe-range``), ``.status`` (a Label that says when it is working, ``bpe-vocab-status``),
+    ``.image`` (the plot as PNG, ``bpe-vocab-plot``), ``.data`` (the plotted numbers, a DataFrame),
+    ``.figure``, ``.box``. A change made while an update runs is drawn right after it: the plot
+    always ends on the last choice.
     """
 
     def __init__(self, corpora: Sequence[str] = DEFAULT_CORPORA, max_merges: int = MAX_MERGES,
@@ -159,10 +161,11 @@ class VocabSizeExplorer:
                                             description="merges", continuous_update=False,
                                             layout=widgets.Layout(width="500px")).add_class("bpe-range")
         self.image = widgets.Image(format="png").add_class("bpe-vocab-plot")
+        self.status = widgets.Label("").add_class("bpe-vocab-status")
         self._holding = False
         self.corpus.observe(lambda _: self.update(), names="value")
         self.range.observe(lambda _: self.update(), names="value")
-        self.box = widgets.VBox([widgets.HBox([self.corpus, self.range]), self.image])
+        self.box = widgets.VBox([widgets.HBox([self.corpus, self.range, self.status]), self.image])
         self.update()
 
     def show(self, corpus: str | None = None, merges: tuple[int, int] | None = None) -> None:
@@ -181,11 +184,18 @@ class VocabSizeExplorer:
         """Recompute ``.data`` for the chosen corpus and range, and redraw."""
         if self._holding:
             return
-        lo, hi = self.range.value
-        self.data = vocab_size_data([self.corpus.value], lo, hi, self.n_points, self.references, self.max_merges,
-                                    min_frequency=self.min_frequency)
-        self.figure = plot_vocab_size(self.data, f"{self.corpus.value}: {lo}–{hi} merges, held-out text")
-        self.image.value = figure_png(self.figure)
+        chosen = (self.corpus.value, self.range.value)
+        (source, (lo, hi)) = chosen
+        self.status.value = f"training and measuring {source}…"
+        try:
+            self.data = vocab_size_data([source], lo, hi, self.n_points, self.references, self.max_merges,
+                                        min_frequency=self.min_frequency)
+            self.figure = plot_vocab_size(self.data, f"{source}: {lo}–{hi} merges, held-out text")
+            self.image.value = figure_png(self.figure)
+        finally:
+            self.status.value = ""
+        if (self.corpus.value, self.range.value) != chosen:  # subtle: changed while we drew: draw the latest
+            self.update()
 
     def _repr_mimebundle_(self, **kwargs):
         return self.box._repr_mimebundle_(**kwargs)
