@@ -17,7 +17,7 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 
 lab: $(STAMP)
-	$(VENV)/bin/jupyter lab notebooks/
+	$(VENV)/bin/bpe-course lab
 
 test: $(STAMP)
 	$(PY) -m pytest -n 2 --dist loadfile -q

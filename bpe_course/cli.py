@@ -21,6 +21,8 @@ from .cli_output import TokenTable, read_stdin_text, render_tokens, use_color, w
 from .corpus import load_text
 from .encode_files import encode_files
 from .errors import CommandError
+from .lab import default_workspace, prepare_workspace
+from .resources import notebooks_dir
 from .tokenizer import Tokenizer
 from .train import check_train_args, train
 
@@ -168,26 +170,20 @@ def cmd_stats(args: argparse.Namespace) -> int:
 
 
 # ---- lab ---------------------------------------------------------------------------------------
-def notebooks_dir() -> Path:
-    """``notebooks/`` beside the package, as in a clone of the course repository."""
-    return Path(__file__).resolve().parent.parent / "notebooks"
-
-
 def cmd_lab(args: argparse.Namespace) -> int:
     import importlib.util
     import shlex
     import subprocess
-    folder = Path(args.notebooks) if args.notebooks else notebooks_dir()
-    if not folder.is_dir():
-        raise CommandError(f"the course notebooks were not found at {folder}: they come with the course "
-                           "repository, not with the package; run bpe-course from a clone of it, or pass "
-                           "--notebooks DIR")
+    source = notebooks_dir()
+    folder = Path(args.dir) if args.dir else default_workspace(source)
+    for line in prepare_workspace(source, folder):  # subtle: never overwrites a chapter the learner edited
+        print(line, file=sys.stderr)
     command = [sys.executable, "-m", "jupyter", "lab", str(folder)]
     if args.dry_run:
         print(shlex.join(command))
         return 0
     if importlib.util.find_spec("jupyterlab") is None:
-        raise CommandError(f"JupyterLab is not installed for {sys.executable}: pip install jupyterlab")
+        raise CommandError(f"JupyterLab is not installed for {sys.executable}: pip install 'bpe-course[course]'")
     return subprocess.call(command)
 
 
@@ -260,10 +256,13 @@ def build_parser() -> argparse.ArgumentParser:
     stats.add_argument("--tokenizer", action="append", metavar="TOKENIZER",
                        help="also measure this saved tokenizer (repeatable); gpt2 and cl100k are always shown")
 
-    lab = command("lab", cmd_lab, "open the course notebooks in JupyterLab", "example:\n  bpe-course lab")
-    lab.add_argument("--dry-run", action="store_true", help="print the command instead of starting JupyterLab")
-    lab.add_argument("--notebooks", metavar="DIR", help="the notebooks folder (default: notebooks/ beside the "
-                     "package in a clone of the course)")
+    lab = command("lab", cmd_lab, "copy the chapters into your own folder and open it in JupyterLab",
+                  "example:\n  bpe-course lab --dir ~/bpe-notes\n\nA chapter you edited is never overwritten: an "
+                  "updated version is saved beside it as NN_name.updated.ipynb.")
+    lab.add_argument("--dir", metavar="DIR", help="your working folder (default: my_notebooks/ in a clone of the "
+                     "course, else bpe-course-notebooks/ in the current folder)")
+    lab.add_argument("--dry-run", action="store_true", help="prepare the folder and print the command instead of "
+                     "starting JupyterLab")
     return parser
 
 

@@ -25,9 +25,10 @@ from pathlib import Path
 from .download import download  # noqa: F401  (corpus.download(name): larger corpora, for learners online)
 from .errors import CorpusError
 from .files import decode_utf8
+from .resources import data_dir as data_dir_of_package
 
 # subtle: module-level so tests (and the curious) can point it at a copy with monkeypatch.
-DATA_DIR = Path(__file__).parent.parent / "data"
+DATA_DIR = data_dir_of_package()
 
 # ISO 639-1 code -> language of data/languages/<code>.txt (prose written for this course).
 LANGUAGES = {"ar": "Arabic", "de": "German", "es": "Spanish", "fr": "French",
@@ -96,9 +97,9 @@ def data_dir() -> Path:
     folder = Path(DATA_DIR)
     if not (folder / "SHA256SUMS").is_file():
         raise CorpusError(
-            f"the built-in corpora are missing: no {folder / 'SHA256SUMS'}. They ship in the course "
-            "repository's data/ folder next to bpe_course/ (a pip-installed bpe_course has no data/); "
-            "work from a clone of the repository, or use load_text(path) for your own files"
+            f"the built-in corpora are missing: no {folder / 'SHA256SUMS'}. They come with the package "
+            "(bpe_course.data) and, in a clone, in the repository's data/ folder; reinstall bpe-course, "
+            "or use load_text(path) for your own files"
         )
     return folder
 

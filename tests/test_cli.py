@@ -134,16 +134,21 @@ def test_stats_table(tmp_path, text_file, gpt2_tok, tiktoken_cl100k):
     assert len({len(line) for line in lines}) == 1  # aligned: every row as wide as the header
 
 
-def test_lab_dry_run_and_missing_notebooks(tmp_path):
-    result = run("lab", "--dry-run", cmd=SCRIPT)
-    assert result.returncode == 0
+def test_lab_copies_the_chapters_and_keeps_an_edited_one(tmp_path):
+    work = tmp_path / "work"
+    result = run("lab", "--dry-run", "--dir", str(work), cmd=SCRIPT)
+    assert result.returncode == 0, result.stderr
     python, *rest = result.stdout.decode().split()
     assert Path(python).parent == Path(sys.executable).parent  # the same environment's Python
-    assert rest == ["-m", "jupyter", "lab", str(notebooks_dir())]
-    assert notebooks_dir() == Path(__file__).resolve().parent.parent / "notebooks"
-    missing = run("lab", "--dry-run", "--notebooks", str(tmp_path / "nowhere"))
-    assert missing.returncode == 1
-    assert "the course notebooks were not found at" in one_line_error(missing.stderr)
+    assert rest == ["-m", "jupyter", "lab", str(work)]
+    chapters = sorted(p.name for p in notebooks_dir().glob("*.ipynb"))
+    assert sorted(p.name for p in work.glob("*.ipynb")) == chapters
+    assert f"copied {len(chapters)} chapters into work" in result.stderr.decode()
+    edited = work / "00_start_here.ipynb"
+    edited.write_text(edited.read_text(encoding="utf-8").replace("Start here", "My start"), encoding="utf-8")
+    again = run("lab", "--dry-run", "--dir", str(work), cmd=SCRIPT)
+    assert again.returncode == 0 and "My start" in edited.read_text(encoding="utf-8")
+    assert notebooks_dir() == Path(__file__).resolve().parent.parent / "notebooks"  # a clone: the repository's
 
 
 # ---- help and errors ---------------------------------------------------------------------------

@@ -14,8 +14,17 @@ def _name(requirement: str) -> str:
 
 
 def pyproject_dependencies() -> set[str]:
+    """Every package ``pip install -e .[dev]`` asks for (dev names the other extras)."""
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
-    return {_name(r) for r in project["dependencies"] + project["optional-dependencies"]["dev"]}
+    extras = project["optional-dependencies"]
+    names = [*project["dependencies"], *(r for group in extras.values() for r in group)]
+    return {_name(r) for r in names} - {"bpe-course"}
+
+
+def test_dev_brings_every_extra():
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["optional-dependencies"]
+    itself = next(r for r in extras["dev"] if _name(r) == "bpe-course")
+    assert set(itself[itself.index("[") + 1:itself.index("]")].split(",")) == set(extras) - {"dev"}
 
 
 def environment_dependencies() -> set[str]:

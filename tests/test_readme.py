@@ -57,15 +57,14 @@ def test_the_two_commands_and_ci():
     for target in ("lab", "test"):
         dry = subprocess.run(["make", "-n", target], cwd=ROOT, capture_output=True, text=True)
         assert dry.returncode == 0, dry.stderr
-    assert "jupyter lab notebooks/" in subprocess.run(["make", "-n", "lab"], cwd=ROOT, capture_output=True,
-                                                      text=True).stdout
+    assert "bpe-course lab" in subprocess.run(["make", "-n", "lab"], cwd=ROOT, capture_output=True, text=True).stdout
     assert re.search(r"^make test$", (ROOT / ".ci" / "run").read_text(), re.M)
 
 
 def test_conda_steps_name_real_files():
     steps = blocks("bash")[1]
     assert "environment.yml" in steps and (ROOT / "environment.yml").exists()
-    assert "jupyter lab notebooks/" in steps
+    assert "bpe-course lab" in steps
 
 
 @pytest.mark.parametrize("link", sorted(set(re.findall(r"\]\(((?:notebooks|docs)/[^)#]+|CONTRIBUTING\.md)\)", README))))

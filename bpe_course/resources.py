@@ -1,0 +1,36 @@
+"""Where the frozen corpora and the chapters are: inside the installed package, or beside it in a clone.
+
+A wheel carries ``data/`` and ``notebooks/`` as the packages ``bpe_course.data`` and
+``bpe_course.notebooks`` (``pyproject.toml`` maps them), read through ``importlib.resources``. In
+a clone of the repository — the editable install that ``make test`` uses — they are the
+repository's own top-level folders.
+
+>>> (data_dir() / "SHA256SUMS").is_file(), (notebooks_dir() / "00_start_here.ipynb").is_file()
+(True, True)
+"""
+
+from __future__ import annotations
+
+import importlib.resources
+from pathlib import Path
+
+_CLONE = Path(__file__).resolve().parent.parent  # the repository's top, when this is a clone
+
+
+def _folder(name: str, marker: str) -> Path:
+    # subtle: ask for the folder inside the regular package bpe_course, not for the namespace package
+    # bpe_course.<name>, whose files() is a MultiplexedPath that is no file-system path
+    packaged = Path(str(importlib.resources.files("bpe_course") / name))
+    if (packaged / marker).exists():
+        return packaged
+    return _CLONE / name  # a clone: data/ and notebooks/ are the repository's own folders
+
+
+def data_dir() -> Path:
+    """The folder of frozen corpora (with ``SHA256SUMS``)."""
+    return _folder("data", "SHA256SUMS")
+
+
+def notebooks_dir() -> Path:
+    """The folder of the stored chapters (``NN_name.ipynb``)."""
+    return _folder("notebooks", "00_start_here.ipynb")
