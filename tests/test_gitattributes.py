@@ -29,9 +29,11 @@ def git(*args: str, cwd: Path = REPO) -> str:
 
 def repository_head() -> tuple[Path, str]:
     """The top folder of the git checkout this test file is in, and its HEAD commit."""
+    if shutil.which("git") is None:
+        pytest.fail("this test needs the git command: it clones the repository to check its line ends")
     inside = subprocess.run(["git", "rev-parse", "--show-toplevel"], cwd=REPO, capture_output=True, text=True)
-    if shutil.which("git") is None or inside.returncode != 0 or Path(inside.stdout.strip()) != REPO:
-        pytest.fail(f"{REPO} is not a git checkout (or git is missing): this test clones the repository it runs "
+    if inside.returncode != 0 or Path(inside.stdout.strip()).resolve() != REPO:
+        pytest.fail(f"{REPO} is not the top of a git checkout: this test clones the repository it runs "
                     "in to check that every clone gets data/ byte for byte; run it from a git clone")
     return REPO, git("rev-parse", "HEAD")
 
