@@ -230,12 +230,17 @@ class _Lock:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        # subtle: unlink while still holding the lock; a waiter that then locks the unlinked
-        # file notices (see _try_flock) and locks the new one instead.
-        self.path.unlink(missing_ok=True)
-        if self.fd is not None:
+        if self.fd is None:
+            return
+        if fcntl is not None:
+            # subtle: unlink while still holding the lock; a waiter that then locks the unlinked
+            # file notices (see _try_flock) and locks the new one instead.
+            self.path.unlink(missing_ok=True)
             os.close(self.fd)
-            self.fd = None
+        else:
+            os.close(self.fd)  # subtle: Windows cannot delete a file that is still open
+            self.path.unlink(missing_ok=True)
+        self.fd = None
 
     def _try_flock(self) -> int | None:
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
