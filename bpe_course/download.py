@@ -39,7 +39,6 @@ import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from types import TracebackType
 
 from tqdm.auto import tqdm
 

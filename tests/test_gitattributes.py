@@ -47,12 +47,19 @@ def sha256sums(path: Path) -> dict[str, str]:
     return sums
 
 
-def test_clone_with_autocrlf_keeps_data_files_byte_exact(tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def clone(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    """A clone of HEAD made as Git for Windows makes it (core.autocrlf=true), and HEAD's commit."""
     repo, head = repository_head()
-    clone = tmp_path / "clone"
-    git("clone", "--quiet", "--no-checkout", "-c", "core.autocrlf=true", str(repo), str(clone), cwd=tmp_path)
-    git("checkout", "--quiet", "--detach", head, cwd=clone)
-    assert git("config", "core.autocrlf", cwd=clone) == "true"
+    folder = tmp_path_factory.mktemp("autocrlf") / "clone"
+    git("clone", "--quiet", "--no-checkout", "-c", "core.autocrlf=true", str(repo), str(folder), cwd=folder.parent)
+    git("checkout", "--quiet", "--detach", head, cwd=folder)
+    assert git("config", "core.autocrlf", cwd=folder) == "true"
+    return folder, head
+
+
+def test_clone_with_autocrlf_keeps_data_files_byte_exact(clone: tuple[Path, str]) -> None:
+    clone, _ = clone
     sums_file = clone / "data" / "SHA256SUMS"
     assert b"\r" not in sums_file.read_bytes(), "data/SHA256SUMS itself got CRLF line ends"
     sums = sha256sums(sums_file)
@@ -62,15 +69,12 @@ def test_clone_with_autocrlf_keeps_data_files_byte_exact(tmp_path: Path) -> None
     assert damaged == [], f"with core.autocrlf=true these files do not match data/SHA256SUMS: {damaged}"
 
 
-def test_clone_with_autocrlf_keeps_notebooks_and_scripts(tmp_path: Path) -> None:
-    repo, head = repository_head()
-    clone = tmp_path / "clone"
-    git("clone", "--quiet", "--no-checkout", "-c", "core.autocrlf=true", str(repo), str(clone), cwd=tmp_path)
-    git("checkout", "--quiet", "--detach", head, cwd=clone)
+def test_clone_with_autocrlf_keeps_notebooks_and_scripts(clone: tuple[Path, str]) -> None:
+    clone, head = clone
     notebooks = sorted((clone / "notebooks").glob("*.ipynb"))
     assert notebooks
     for notebook in notebooks:  # stored executed and compared by nbval: exactly as committed
-        committed = subprocess.run(["git", "cat-file", "blob", f"{head}:notebooks/{notebook.name}"], cwd=repo,
+        committed = subprocess.run(["git", "cat-file", "blob", f"{head}:notebooks/{notebook.name}"], cwd=REPO,
                                    capture_output=True, check=True).stdout
         assert notebook.read_bytes() == committed, notebook.name
     for script in (".ci/run", "Makefile"):  # a shell and make choke on a carriage return
