@@ -269,8 +269,10 @@ class _Lock:
             except FileNotFoundError:
                 return None  # released just now: try again
             if idle > self.stale_after:
-                # subtle: two waiters could both judge it stale; the holder touches it at least
-                # every second, so only a lock idle for stale_after (minutes) is removed.
+                # subtle: the holder touches it as data arrives (each read waits at most `timeout`),
+                # so only a lock idle for stale_after (minutes) is removed. Two waiters removing
+                # the same stale lock at the same instant could still both go ahead: accepted, as
+                # that needs a crashed download and two new ones within a poll of each other.
                 warnings.warn(f"removing the stale lock {self.path} (untouched for {idle:.0f} s)", stacklevel=4)
                 self.path.unlink(missing_ok=True)
             return None
