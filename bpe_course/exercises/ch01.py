@@ -15,7 +15,7 @@ import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .feedback import Feedback, correct, run_cases, short as _short, wrong
+from .feedback import INT, NUMBER, Feedback, correct, expect, expect_all, run_cases, short as _short, wrong
 
 
 # ---------------------------------------------------------------- exercise 1: OOV rate
@@ -58,7 +58,7 @@ def check_oov_rate(oov_rate: Callable[[Sequence[str], Sequence[str]], float]) ->
     """Exercise 1.1: ``oov_rate(train_words, heldout_words)``, the share of held-out occurrences not seen in training."""
     return run_cases(oov_rate, OOV_CASES, reference_oov_rate, name="oov_rate",
                      same=lambda a, b: isinstance(b, (int, float)) and math.isclose(a, b),
-                     diagnose=_diagnose_oov, hint="")
+                     diagnose=_diagnose_oov, hint="", returns=NUMBER)
 
 
 # ---------------------------------------------------------------- exercise 2: counting tokens
@@ -69,6 +69,8 @@ TOKEN_COUNT_TEXT = "run runs running"
 def check_token_counts(char_tokens: int, word_tokens: int) -> Feedback:
     """Exercise 1.2: how many tokens do the character and the whitespace tokenizer give for
     ``TOKEN_COUNT_TEXT``? (Both tokenizers as built in chapter 1: characters keep the spaces.)"""
+    if (problem := expect_all((char_tokens, INT, "char_tokens"), (word_tokens, INT, "word_tokens"))) is not None:
+        return problem
     want_chars, want_words = len(TOKEN_COUNT_TEXT), len(TOKEN_COUNT_TEXT.split())
     letters = len(TOKEN_COUNT_TEXT.replace(" ", ""))
     if char_tokens == want_chars and word_tokens == want_words:
@@ -91,6 +93,8 @@ VOCAB_TEXT = "The cat sat. The cat sat on the mat! the mat"
 def check_whitespace_vocab_size(answer: int) -> Feedback:
     """Exercise 1.3: how many entries does a whitespace tokenizer trained on ``VOCAB_TEXT`` have
     (not counting ``<unk>``)? Splitting is exactly ``text.split()``: case and punctuation are kept."""
+    if (problem := expect(answer, INT)) is not None:
+        return problem
     words = VOCAB_TEXT.split()
     expected = len(set(words))
     if answer == expected:

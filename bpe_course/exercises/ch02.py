@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..wordbpe import EOW, Pair, Word, best_pair, count_pairs, merge_pair, word_counts
-from .feedback import Feedback, correct, run_cases, wrong
+from .feedback import PAIR_COUNTS, STR_PAIR, STRINGS, Feedback, correct, expect, run_cases, wrong
 
 # ---------------------------------------------------------------- exercise 1: count_pairs
 
@@ -64,7 +64,8 @@ def _diagnose_counts(case: tuple, expected: dict, got: Any) -> str:
 def check_count_pairs(yours: Callable[[Mapping[Word, int]], Mapping[Pair, int]]) -> Feedback:
     """Exercise 2.1: ``count_pairs(words)`` -> ``{pair: count}``, every word weighted by its frequency."""
     return run_cases(yours, COUNT_CASES, lambda words: dict(count_pairs(words)), name="count_pairs",
-                     same=lambda expected, got: _as_counts(got) == expected, diagnose=_diagnose_counts)
+                     same=lambda expected, got: _as_counts(got) == expected, diagnose=_diagnose_counts,
+                     returns=PAIR_COUNTS)
 
 
 # ---------------------------------------------------------------- exercise 2: merge_pair
@@ -100,7 +101,7 @@ def check_merge_pair(yours: Callable[[Sequence[str], Pair], Sequence[str]]) -> F
     """Exercise 2.2: ``merge_pair(symbols, pair)`` joins every occurrence of ``pair``, left to right."""
     return run_cases(yours, MERGE_CASES, merge_pair, name="merge_pair",
                      same=lambda expected, got: isinstance(got, (tuple, list)) and tuple(got) == expected,
-                     diagnose=_diagnose_merge)
+                     diagnose=_diagnose_merge, returns=STRINGS)
 
 
 # ---------------------------------------------------------------- exercise 3: the first merge
@@ -110,11 +111,11 @@ FIRST_MERGE_CORPUS = "hug " * 3 + "pug " * 2 + "pun " * 4 + "bun " * 2
 
 def check_first_merge(answer: Pair) -> Feedback:
     """Exercise 2.3: which pair does BPE merge first on ``FIRST_MERGE_CORPUS``? Answer a tuple such as ``("h", "u")``."""
+    if (problem := expect(answer, STR_PAIR, hint='answer a tuple of two symbols, e.g. ("h", "u").')) is not None:
+        return problem
     counts = count_pairs(word_counts(FIRST_MERGE_CORPUS))
     expected = best_pair(counts)
-    if not isinstance(answer, tuple) or len(answer) != 2:
-        return wrong(f"{answer!r} is not a pair.", 'answer a tuple of two symbols, e.g. ("h", "u").')
-    answer = (str(answer[0]), str(answer[1]))
+    answer = (answer[0], answer[1])
     tied = sorted((pair for pair, n in counts.items() if n == counts[expected]), reverse=True)
     if answer == expected:
         return correct(f"{expected} occurs {counts[expected]} times, tied with {len(tied) - 1} other pair(s); "

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..wordbpe import SPECIALS, Pair, WordBPE, apply_merge, count_pairs, merge_pair, word_counts
-from .feedback import Feedback, correct, run_cases, wrong
+from .feedback import INT, STR_PAIRS, STRINGS, Feedback, correct, expect, expect_all, run_cases, wrong
 
 BIG = 10**6  # a vocab_size no toy corpus reaches: training runs until no pair repeats
 
@@ -26,12 +26,11 @@ PREDICT_CORPUS = "tea " * 4 + "ten " * 3 + "net " * 2 + "tent " * 1
 
 def check_first_merges(answer: Sequence[Pair]) -> Feedback:
     """Exercise 3.1: the first three merges BPE learns on ``PREDICT_CORPUS``, in order."""
+    if (problem := expect(answer, STR_PAIRS, hint='answer like [("a", "b"), ("ab", "c"), ...].')) is not None:
+        return problem
     trace = WordBPE.train(PREDICT_CORPUS, BIG, trace=True).trace
     expected = [step.pair for step in trace[:3]]
-    try:
-        got = [(str(a), str(b)) for a, b in answer]
-    except (TypeError, ValueError):
-        return wrong(f"{answer!r} is not a list of pairs.", 'answer like [("a", "b"), ("ab", "c"), ...].')
+    got = [(a, b) for a, b in answer]
     if got[:3] == expected and len(got) == 3:
         return correct(f"{expected}. Note merge 2: after ('t', 'e') the new symbol 'te' forms pairs of its own, "
                        "and three of them tie at 4.")
@@ -59,6 +58,8 @@ STOP_VOCAB_SIZE = 100
 def check_stop(merges: int, vocab_size: int) -> Feedback:
     """Exercise 3.2: train ``WordBPE`` on ``STOP_CORPUS`` asking for ``STOP_VOCAB_SIZE`` tokens: how many
     merges does it learn, and how many tokens does its vocabulary end up with?"""
+    if (problem := expect_all((merges, INT, "merges"), (vocab_size, INT, "vocab_size"))) is not None:
+        return problem
     bpe = WordBPE.train(STOP_CORPUS, STOP_VOCAB_SIZE)
     want_merges, want_vocab = len(bpe.merges), len(bpe.vocab)
     base = want_vocab - want_merges
@@ -127,7 +128,7 @@ def check_learn_merges(learn_merges: Callable[[str, int], list[Pair]]) -> Feedba
     """Exercise 3.3: ``learn_merges(corpus, num_merges)`` -> the merges, stopping early when no pair repeats."""
     return run_cases(learn_merges, LEARN_CASES, reference_learn_merges, name="learn_merges",
                      same=lambda expected, got: isinstance(got, list) and [tuple(p) for p in got] == expected,
-                     diagnose=_diagnose_learn)
+                     diagnose=_diagnose_learn, returns=STR_PAIRS)
 
 
 # ---------------------------------------------------------------- exercise 4: find the bug (a regex merge)
@@ -158,4 +159,4 @@ def check_regex_merge(merge_by_regex: Callable[[Sequence[str], Pair], Sequence[s
     """Exercise 3.4: a regex-based merge that never crosses a symbol boundary (write-up B's bug, fixed)."""
     return run_cases(merge_by_regex, REGEX_MERGE_CASES, merge_pair, name="merge_by_regex",
                      same=lambda expected, got: isinstance(got, (tuple, list)) and tuple(got) == expected,
-                     diagnose=_diagnose_regex_merge)
+                     diagnose=_diagnose_regex_merge, returns=STRINGS)

@@ -13,7 +13,8 @@ import math
 from collections.abc import Callable, Sequence
 
 from ..wordbpe import EOW, WordBPE, merge_pair
-from .feedback import Feedback, correct, wrong
+from .feedback import (FUNCTION, STR, STR_PAIRS, STRINGS, Feedback, correct, expect, expect_all, returned, short,
+                       wrong)
 
 # Sennrich et al. (2016)'s example word counts, the toy corpus of chapters 01-04.
 TOY_CORPUS = "low " * 5 + "lower " * 2 + "newest " * 6 + "widest " * 3
@@ -24,9 +25,13 @@ TOY_BPE = WordBPE.train(TOY_CORPUS, vocab_size=1000)
 
 def check_segmentation(answer: Sequence[str], word: str = "slowest") -> Feedback:
     """Is ``answer`` the toy tokenizer's segmentation of ``word``?"""
+    if (problem := expect(answer, STRINGS, hint='write the symbols as a list, e.g. ["l", "ow", ...]')) is not None:
+        return problem
+    if (problem := expect(word, STR, "word")) is not None:
+        return problem
+    if not word or any(ch.isspace() for ch in word):
+        return wrong(f"word={word!r} is not one word", 'leave word out: the exercise asks about "slowest"')
     expected = TOY_BPE.tokenize_word(word)
-    if not isinstance(answer, (list, tuple)) or not all(isinstance(s, str) for s in answer):
-        return wrong(f"Expected a list of strings, got {answer!r}", 'write the symbols as a list, e.g. ["l", "ow", ...]')
     answer = list(answer)
     if answer == expected:
         return correct(f"{word!r} → {expected}: {len(expected)} tokens, none of them seen as a whole word in training.")
@@ -54,9 +59,9 @@ ENCODE_CASES = ["lowest", "low lower  lowest", "newer\nwidest\t wide", "  slow  
 
 def check_encode_text(encode_text: Callable[[str, Sequence[tuple[str, str]]], list[str]]) -> Feedback:
     """Does ``encode_text(text, merges)`` split on whitespace and encode every word, as ``WordBPE.tokenize``?"""
-    if not callable(encode_text):
-        return wrong(f"Pass your function itself, not {type(encode_text).__name__}",
-                     "check_encode_text(encode_text) — no parentheses after the name")
+    if (problem := expect(encode_text, FUNCTION, hint="Pass your function itself: check_encode_text(encode_text) "
+                                                      "— no parentheses after the name")) is not None:
+        return problem
     for text in ENCODE_CASES:
         expected = TOY_BPE.tokenize(text)
         try:
@@ -66,11 +71,13 @@ def check_encode_text(encode_text: Callable[[str, Sequence[tuple[str, str]]], li
                          "text.split() (no argument) gives the words and never an empty string")
         if isinstance(got, tuple):
             got = list(got)
+        if isinstance(got, list) and got and isinstance(got[0], list):
+            return wrong(f"encode_text({text!r}, merges) returned one list per word, not a list of strings: {short(got)}",
+                         "return one flat list of symbols: extend a single list word by word")
+        if (problem := returned(got, STRINGS, f"encode_text({text!r}, merges)")) is not None:
+            return problem
         if got == expected:
             continue
-        if isinstance(got, list) and got and isinstance(got[0], list):
-            return wrong(f"encode_text({text!r}, merges) returned one list per word: {got}",
-                         "return one flat list of symbols: extend a single list word by word")
         if isinstance(got, list) and "" in got:
             return wrong(f"encode_text({text!r}, merges) contains an empty symbol: {got}",
                          'text.split(" ") makes empty words between two spaces; text.split() does not')
@@ -111,7 +118,9 @@ def encode_by_rank(word: str, merges: Sequence[tuple[str, str]]) -> list[str]:
 
 def check_order_matters(merges: Sequence[tuple[str, str]], word: str) -> Feedback:
     """Do the two encoders disagree on ``word`` with this merge list? (They cannot for merges BPE learned.)"""
-    if not isinstance(word, str) or not word or any(ch.isspace() for ch in word):
+    if (problem := expect_all((merges, STR_PAIRS, "merges"), (word, STR, "word"))) is not None:
+        return problem
+    if not word or any(ch.isspace() for ch in word):
         return wrong(f"The word must be one non-empty word without spaces, got {word!r}", 'e.g. word = "abc"')
     try:
         pairs = [(a, b) for a, b in merges]

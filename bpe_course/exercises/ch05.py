@@ -9,7 +9,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable, Sequence
 
-from .feedback import Feedback, correct, wrong
+from .feedback import FUNCTION, ID_ROWS, IDS, Feedback, correct, expect, returned, wrong
 
 EOT = "<|endoftext|>"
 
@@ -35,9 +35,9 @@ def reference_pad_batch(batch: Sequence[Sequence[int]], pad_id: int) -> list[lis
 
 def check_pad_batch(pad_batch: Callable[[list[list[int]], int], list[list[int]]]) -> Feedback:
     """Does ``pad_batch(batch, pad_id)`` right-pad to the longest sequence, without changing its input?"""
-    if not callable(pad_batch):
-        return wrong(f"Pass your function itself, not {type(pad_batch).__name__}",
-                     "check_pad_batch(pad_batch) — no parentheses after the name")
+    if (problem := expect(pad_batch, FUNCTION, hint="Pass your function itself: check_pad_batch(pad_batch) — no "
+                                                    "parentheses after the name")) is not None:
+        return problem
     for batch, pad_id in PAD_CASES:
         expected = reference_pad_batch(batch, pad_id)
         given = copy.deepcopy(batch)
@@ -49,7 +49,9 @@ def check_pad_batch(pad_batch: Callable[[list[list[int]], int], list[list[int]]]
         if given != batch:
             return wrong(f"pad_batch changed the batch it was given (now {given})",
                          "build new lists: ids + [pad_id] * n, instead of ids.extend(...)")
-        got = [list(ids) for ids in got] if isinstance(got, (list, tuple)) else got
+        if (problem := returned(got, ID_ROWS, f"pad_batch({batch}, {pad_id})")) is not None:
+            return problem
+        got = [list(ids) for ids in got]
         if got == expected:
             continue
         if isinstance(got, list) and got == [[pad_id] * (len(e) - len(b)) + list(b) for b, e in zip(batch, expected)]:
@@ -74,21 +76,24 @@ def check_safe_prompt(build_ids: Callable[[str, str], list[int]]) -> Feedback:
     text as ordinary text (never a special token, never an error)?"""
     from ..pretrained import gpt2
 
+    if (problem := expect(build_ids, FUNCTION, hint="Pass your function itself: check_safe_prompt(build_ids) — no "
+                                                    "parentheses after the name")) is not None:
+        return problem
     tok = gpt2()
     eot_id = tok.special_tokens[EOT]
-    if not callable(build_ids):
-        return wrong(f"Pass your function itself, not {type(build_ids).__name__}",
-                     "check_safe_prompt(build_ids) — no parentheses after the name")
     for user in USER_TEXTS:
         expected = tok.encode_ordinary(SYSTEM_PROMPT) + [eot_id] + tok.encode_ordinary(user)
         try:
-            got = list(build_ids(SYSTEM_PROMPT, user))
+            got = build_ids(SYSTEM_PROMPT, user)
         except ValueError as exc:
             return wrong(f"build_ids(system, {user!r}) raised ValueError: {str(exc)[:90]}...",
                          "encode() refuses special-token text by default: use encode_ordinary for the user's part")
         except Exception as exc:  # the learner's code may raise anything
             return wrong(f"build_ids(system, {user!r}) raised {type(exc).__name__}: {exc}",
                          "build the list as: encode_ordinary(system) + [eot_id] + encode_ordinary(user)")
+        if (problem := returned(got, IDS, f"build_ids(system, {user!r})")) is not None:
+            return problem
+        got = list(got)
         if got == expected:
             continue
         n_eot = got.count(eot_id)

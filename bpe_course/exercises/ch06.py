@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ..wordbpe import SPECIALS, WordBPE
-from .feedback import Feedback, correct, wrong
+from .feedback import DICT, INT, NUMBER, STR, Feedback, Kind, correct, expect, expect_all, short, wrong
 
 MERGE_COUNTS = (10, 30, 100)
 
@@ -31,19 +31,24 @@ def expected_tokens_per_word(train_text: str, eval_text: str,
 
 def check_tokens_per_word(answers: Mapping[int, float], train_text: str, eval_text: str) -> Feedback:
     """Are ``answers[n]`` the tokens per word of ``eval_text`` after training with n merges on ``train_text``?"""
-    if not isinstance(answers, Mapping):
-        return wrong(f"Expected a dict like {{10: ..., 30: ..., 100: ...}}, got {type(answers).__name__}",
-                     "answers = {n: tokens_per_word for n in (10, 30, 100)}")
+    if (problem := expect(answers, DICT, hint="answers = {n: tokens_per_word for n in (10, 30, 100)}")) is not None:
+        return problem
+    if (problem := expect_all((train_text, STR, "train_text"), (eval_text, STR, "eval_text"))) is not None:
+        return problem
+    if not train_text.split() or not eval_text.split():
+        empty = "train_text" if not train_text.split() else "eval_text"
+        return wrong(f"{empty} has no words", "pass the chapter's texts: exercise_train and exercise_heldout")
     missing = [n for n in MERGE_COUNTS if n not in answers]
     if missing:
-        return wrong(f"No answer for {missing[0]} merges (your keys: {sorted(answers)})",
+        return wrong(f"No answer for {missing[0]} merges (your keys: {short([*answers], 60)})",
                      "use the numbers of merges 10, 30 and 100 as the keys")
     expected = expected_tokens_per_word(train_text, eval_text)
     alphabet_size = len({ch for word in train_text.split() for ch in word})
     for n in MERGE_COUNTS:
         got = answers[n]
-        if not isinstance(got, (int, float)):
-            return wrong(f"answers[{n}] is {got!r}, not a number", "divide the number of tokens by the number of words")
+        if (problem := expect(got, NUMBER, f"answers[{n}]", "divide the number of tokens by the number of words")) \
+                is not None:
+            return problem
         if abs(got - expected[n]) <= 0.005:
             continue
         if abs(got - 1 / expected[n]) <= 0.005:
@@ -78,10 +83,16 @@ def check_embedding_params(answer: int, vocab: Mapping[int, object], d_model: in
 
     An embedding matrix has one row per id, up to the largest id, whether or not every id is used.
     """
+    vocab_kind = Kind("a dict from ids to tokens", lambda v: isinstance(v, Mapping) and all(map(INT.accepts, v)),
+                      '{0: b"a", 1: b"b"}', "pass the tokenizer's vocab, e.g. cl100k_vocab")
+    if (problem := expect_all((vocab, vocab_kind, "vocab"), (d_model, INT, "d_model"))) is not None:
+        return problem
+    if not vocab:
+        return wrong("vocab is empty", "pass the vocabulary of the tokenizer, e.g. cl100k_vocab")
+    if (problem := expect(answer, NUMBER, hint="rows × columns of the matrix")) is not None:
+        return problem
     rows = max(vocab) + 1
     expected = rows * d_model
-    if not isinstance(answer, (int, float)):
-        return wrong(f"Expected a number, got {type(answer).__name__}", "rows × columns of the matrix")
     if answer == expected:
         return correct(f"{rows:,} rows × {d_model:,} columns = {expected:,} parameters.")
     if answer == len(vocab) * d_model:

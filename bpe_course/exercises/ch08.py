@@ -11,7 +11,7 @@ from __future__ import annotations
 import regex
 
 from ..pretokenize import GPT2_PATTERN, GPT4_PATTERN
-from .feedback import Feedback, correct, placeholder as _placeholder, wrong
+from .feedback import STR, STRINGS, Feedback, correct, expect, wrong
 
 # (text, the digit groups GPT-4's pattern cuts from it)
 NUMBER_CASES = tuple((text, regex.findall(r"\p{N}{1,3}", text)) for text in (
@@ -21,17 +21,21 @@ NUMBER_CASES = tuple((text, regex.findall(r"\p{N}{1,3}", text)) for text in (
 def check_number_groups(pattern: str | None) -> Feedback:
     """Does ``regex.findall(pattern, text)`` cut every run of digits into groups of at most three,
     from the left (as GPT-4 does), and return nothing else?"""
-    if (empty := _placeholder(pattern)) is not None:
-        return empty
+    if (problem := expect(pattern, STR, hint=r'a regex in a raw string, e.g. r"\p{L}+"')) is not None:
+        return problem
     try:
         compiled = regex.compile(pattern)
-    except (regex.error, TypeError) as exc:
+    except Exception as exc:  # noqa: BLE001 -- regex.error, and a few others for odd patterns
         return wrong(f"the pattern does not compile: {exc}.", "test it with regex.compile(pattern) first.")
     if compiled.groups:
         return wrong("the pattern has a capturing group, so findall returns the group, not the match.",
                         "write groups as (?:...) or leave them out.")
     for text, expected in NUMBER_CASES:
-        got = compiled.findall(text)
+        try:
+            got = compiled.findall(text, timeout=1.0)
+        except TimeoutError:
+            return wrong(f"on {text!r} your pattern was still searching after a second.",
+                         "nested repeats such as (\\d+)+ can take exponential time; one {1,3} is all it needs.")
         if got == expected:
             continue
         message = f"on {text!r} your pattern gives {got}, expected {expected}."
@@ -52,8 +56,10 @@ def check_number_groups(pattern: str | None) -> Feedback:
 
 def check_gpt2_pieces(text: str, answer: list[str] | None) -> Feedback:
     """Is ``answer`` the list of pre-tokens GPT-2's pattern cuts ``text`` into?"""
-    if (empty := _placeholder(answer)) is not None:
-        return empty
+    if (problem := expect(text, STR, "text")) is not None:
+        return problem
+    if (problem := expect(answer, STRINGS, hint='list the pieces in order, e.g. ["Hello", " world"]')) is not None:
+        return problem
     expected = regex.findall(GPT2_PATTERN, text)
     answer = list(answer)
     if answer == expected:
@@ -93,8 +99,8 @@ LOOKALIKE_CASES = ("utf8 and x2", "In 2024, 3rd place paid $19.99.", "it's 42 o'
 
 def check_lookalike_fix(pattern: str | None) -> Feedback:
     """Exercise 8.3: a fixed look-alike pattern whose number alternative matches digit runs."""
-    if (empty := _placeholder(pattern)) is not None:
-        return empty
+    if (problem := expect(pattern, STR)) is not None:
+        return problem
     try:
         compiled = regex.compile(pattern)
     except (regex.error, TypeError) as exc:

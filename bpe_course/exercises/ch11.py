@@ -24,7 +24,7 @@ from collections.abc import Callable
 from ..pretokenize import GPT2_PATTERN, pretokenize
 from ..train import train_bpe
 from ..pairs import merge_pair
-from .feedback import Feedback, correct, wrong
+from .feedback import BYTES_PAIRS, FUNCTION, INT, PAIR_CHANGES, STR, Feedback, correct, expect, returned, wrong
 
 Word = tuple[bytes, ...]
 Pair = tuple[bytes, bytes]
@@ -57,15 +57,17 @@ def true_delta(word: Word, pair: Pair) -> Counter:
 
 def check_pair_delta(pair_delta: Callable[[Word, Pair], dict]) -> Feedback:
     """Exercise 1: ``pair_delta(word, pair)`` -> ``{pair: change in count}`` after merging ``pair`` in ``word``."""
+    if (problem := expect(pair_delta, FUNCTION)) is not None:
+        return problem
     for word, pair in DELTA_CASES:
         try:
             got = pair_delta(word, pair)
         except Exception as exc:  # a learner's function may fail in any way: report it, don't crash
             return wrong(f"pair_delta({word!r}, {pair!r}) raised {type(exc).__name__}: {exc}",
                          "the function gets a tuple of bytes tokens and one pair of bytes")
-        if got is None:
-            return wrong(f"pair_delta({word!r}, {pair!r}) returned None",
-                         "return a dict or Counter mapping each pair to how much its count changed")
+        if (problem := returned(got, PAIR_CHANGES, f"pair_delta({word!r}, {pair!r})",
+                                "return a dict or Counter mapping each pair to how much its count changed")) is not None:
+            return problem
         got = {p: d for p, d in dict(got).items() if d}
         want = dict(true_delta(word, pair))
         if got != want:
@@ -87,18 +89,26 @@ CUT_RANGE = (20, 60)
 def check_safe_cut(position: int, text: str = CUT_TEXT, pattern: str = GPT2_PATTERN) -> Feedback:
     """Exercise 2: a position in ``CUT_RANGE`` where ``text`` may be cut without changing its pre-tokens."""
     lo, hi = CUT_RANGE
-    if not isinstance(position, int) or isinstance(position, bool):
-        return wrong(f"give an int position, not {type(position).__name__}", f"a number between {lo} and {hi}")
+    if (problem := expect(position, INT, hint=f"give an int position between {lo} and {hi}")) is not None:
+        return problem
+    for value, name in ((text, "text"), (pattern, "pattern")):
+        if (problem := expect(value, STR, name, "leave text and pattern out: the exercise gives them")) is not None:
+            return problem
     if not lo <= position <= hi:
         return wrong(f"{position} is outside {lo}..{hi}", "the exercise asks for a cut in the middle of the text")
-    whole = pretokenize(text, pattern)
-    halves = pretokenize(text[:position], pattern) + pretokenize(text[position:], pattern)
+    try:
+        whole = pretokenize(text, pattern)
+        halves = pretokenize(text[:position], pattern) + pretokenize(text[position:], pattern)
+    except Exception as exc:  # noqa: BLE001 -- a pattern passed in may not compile
+        return wrong(f"pre-tokenizing with pattern={pattern!r} raised {type(exc).__name__}: {exc}",
+                     "leave pattern out: the exercise uses GPT-2's")
     if halves == whole:
         return correct(f"cutting at {position} ({text[:position][-8:]!r} | {text[position:][:8]!r}) "
                        "leaves every pre-token as it was.")
-    k = next(i for i, (a, b) in enumerate(zip(whole, halves)) if a != b)
+    k = next((i for i, (a, b) in enumerate(zip(whole, halves)) if a != b), min(len(whole), len(halves)))
+    shown = lambda pieces: repr(pieces[k]) if k < len(pieces) else "nothing"  # noqa: E731
     return wrong(f"cutting at {position} ({text[:position][-8:]!r} | {text[position:][:8]!r}) changes the "
-                 f"pre-tokens: the whole text has {whole[k]!r} where the two halves give {halves[k]!r}",
+                 f"pre-tokens: the whole text has {shown(whole)} where the two halves give {shown(halves)}",
                  "cut just before a single space that has a non-space character on both sides")
 
 
@@ -116,12 +126,17 @@ def word_counts_of(text: str) -> dict[Word, int]:
 
 def check_train_words(train_words: Callable[[dict[Word, int], int], list[Pair]]) -> Feedback:
     """Exercise 3: ``train_words(word_counts, n_merges)`` must learn the same merges as ``train_bpe``."""
+    if (problem := expect(train_words, FUNCTION)) is not None:
+        return problem
     expected = train_bpe(TRAIN_TEXT, 256 + TRAIN_MERGES, method="naive")[1]
     try:
-        got = list(train_words(word_counts_of(TRAIN_TEXT), TRAIN_MERGES))
+        got = train_words(word_counts_of(TRAIN_TEXT), TRAIN_MERGES)
     except Exception as exc:  # report, don't crash
         return wrong(f"train_words raised {type(exc).__name__}: {exc}",
                      "it gets {word as tuple of bytes: count} and a number of merges")
+    if (problem := returned(got, BYTES_PAIRS, "train_words(word_counts, n_merges)")) is not None:
+        return problem
+    got = [tuple(pair) for pair in got]
     if got == expected:
         return correct(f"all {len(expected)} merges equal train_bpe(..., method='naive').")
     k = next((i for i, (a, b) in enumerate(zip(got, expected)) if a != b), min(len(got), len(expected)))

@@ -17,7 +17,7 @@ from pathlib import Path
 from ..pretokenize import pretokenize, resolve_pattern
 from ..tokenizer import Tokenizer
 from ..train import train_bpe
-from .feedback import Feedback, correct, wrong
+from .feedback import FUNCTION, IDS, NUMBER, STR, Feedback, Kind, correct, expect, expect_all, returned, wrong
 
 # A small tokenizer the checkers build themselves, so a learner's answer is tried on fresh data.
 PRACTICE_TEXT = ("Tokenizers are shared as files. A file written today must load tomorrow, "
@@ -61,6 +61,8 @@ def _first_difference(original: Tokenizer, loaded: Tokenizer) -> str | None:
 
 def check_save_and_reload(save_and_reload: Callable[[Tokenizer, Path], Tokenizer]) -> Feedback:
     """Exercise 1: ``save_and_reload(tok, folder)`` writes ``tok`` into ``folder`` and returns it read back."""
+    if (problem := expect(save_and_reload, FUNCTION)) is not None:
+        return problem
     original = practice_tokenizer()
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
@@ -71,15 +73,15 @@ def check_save_and_reload(save_and_reload: Callable[[Tokenizer, Path], Tokenizer
                          "tok.save(folder / 'name.json') writes the project's format; Tokenizer.load(path) reads it. "
                          "(The 'gpt2' format cannot hold this tokenizer's GPT-4 pattern.)")
         written = _files_in(folder)
+    tokenizer = Kind("a Tokenizer", lambda v: isinstance(v, Tokenizer), "Tokenizer.load(path)")
+    if (problem := returned(loaded, tokenizer, "save_and_reload", "return what Tokenizer.load(path) gives")) is not None:
+        return problem
     if not written:
         return wrong("nothing was written into the folder",
                      "call tok.save(folder / 'my_tokenizer.json') before loading")
     if loaded is original:
         return wrong(f"you wrote {', '.join(written)} but returned the original tokenizer, not the one read back",
                      "return Tokenizer.load(path) for the path you saved to")
-    if not isinstance(loaded, Tokenizer):
-        return wrong(f"save_and_reload returned {type(loaded).__name__}, not a Tokenizer",
-                     "return what Tokenizer.load(path) gives")
     difference = _first_difference(original, loaded)
     if difference:
         return wrong(f"after the round trip {difference}",
@@ -112,8 +114,11 @@ def single_token_fraction(tok: Tokenizer, text: str) -> float:
 
 def check_single_token_fraction(fraction: float, tok: Tokenizer, text: str) -> Feedback:
     """Exercise 2: the fraction of ``text``'s words (pre-tokens with a letter) that ``tok`` keeps whole."""
-    if isinstance(fraction, bool) or not isinstance(fraction, (int, float)):
-        return wrong(f"give a number, not {type(fraction).__name__}", "a float between 0 and 1")
+    tokenizer = Kind("a Tokenizer", lambda v: isinstance(v, Tokenizer), "tok", "pass the tokenizer you trained")
+    if (problem := expect(fraction, NUMBER, hint="give a number: a float between 0 and 1")) is not None:
+        return problem
+    if (problem := expect_all((tok, tokenizer, "tok"), (text, STR, "text"))) is not None:
+        return problem
     words = word_pretokens(text, tok.pattern)
     if not words:
         return wrong("the text has no words (pre-tokens with a letter)", "use the held-out text")
@@ -148,6 +153,8 @@ def check_single_token_fraction(fraction: float, tok: Tokenizer, text: str) -> F
 def check_hf_ids(hf_ids: Callable[[Tokenizer, Path, str], list[int]]) -> Feedback:
     """Exercise 3: ``hf_ids(tok, folder, text)`` exports ``tok`` to ``folder`` in Hugging Face's format,
     loads it with the ``tokenizers`` library and returns that library's ids for ``text``."""
+    if (problem := expect(hf_ids, FUNCTION)) is not None:
+        return problem
     tok = practice_tokenizer()
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
@@ -159,14 +166,14 @@ def check_hf_ids(hf_ids: Callable[[Tokenizer, Path, str], list[int]]) -> Feedbac
                 return wrong(f"hf_ids(tok, folder, {text!r}) raised {type(exc).__name__}: {exc}",
                              "tok.save(folder / 'tokenizer.json', format='hf'), then "
                              "tokenizers.Tokenizer.from_file(str(path)).encode(text).ids")
+            if (problem := returned(got, IDS, "hf_ids", "a tokenizers.Encoding holds the ids in its .ids attribute")) \
+                    is not None:
+                return problem
             written = _files_in(folder)
             if not written:
                 return wrong("nothing was written into the folder, so no library loaded an export",
                              "save with format='hf' first, then load that file with tokenizers.Tokenizer.from_file")
-            if not isinstance(got, list):
-                got_type = type(got).__name__
-                return wrong(f"hf_ids returned {got_type}, not a list of ids",
-                             "a tokenizers.Encoding holds the ids in its .ids attribute")
+            got = list(got)
             if got != ours:
                 k = next((i for i, (a, b) in enumerate(zip(got, ours)) if a != b), min(len(got), len(ours)))
                 return wrong(f"for {text!r} you returned {len(got)} ids and ours are {len(ours)}; they first "

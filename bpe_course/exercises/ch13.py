@@ -10,27 +10,23 @@ True
 
 from __future__ import annotations
 
-from numbers import Real
-
 from .. import corpus
 from ..tokenizer import Tokenizer
-from .feedback import Feedback, correct, placeholder, wrong
+from .feedback import INT, NUMBER, STR, Feedback, Kind, correct, expect, expect_all, wrong
 
-
-def _number(answer: object, what: str) -> Feedback | None:
-    """Feedback for an answer that is not a number (None when it is one)."""
-    if (empty := placeholder(answer)) is not None:
-        return empty
-    if isinstance(answer, bool) or not isinstance(answer, Real):
-        return wrong(f"{what} should be a number, not {type(answer).__name__} {answer!r}.",
-                     "compute it and assign the result, e.g. my_ratio = 2.5")
-    return None
+TOKENIZER = Kind("a Tokenizer", lambda v: isinstance(v, Tokenizer), "gpt2()", "pass one of the chapter's tokenizers")
 
 
 def check_relative_cost(answer: object, language: str, article: str, tokenizer: Tokenizer) -> Feedback:
     """Exercise 13.1: a language's tokens for one article divided by English's tokens for it."""
-    if (problem := _number(answer, "the ratio")) is not None:
+    # subtle: not `a or b`: a Feedback is falsy when it says "not yet"
+    problem = expect_all((answer, NUMBER, None), (language, STR, "language"), (article, STR, "article"),
+                         (tokenizer, TOKENIZER, "tokenizer"))
+    if problem is not None:
         return problem
+    if language not in corpus.UDHR_LANGUAGES or article not in corpus.udhr("eng"):
+        return wrong(f"there is no article {article!r} in language {language!r}.",
+                     f"languages: {', '.join(corpus.UDHR_LANGUAGES)}; articles '1' to '30'")
     tokens = len(tokenizer.encode_ordinary(corpus.udhr(language)[article]))
     english = len(tokenizer.encode_ordinary(corpus.udhr("eng")[article]))
     expected = tokens / english
@@ -46,8 +42,11 @@ def check_relative_cost(answer: object, language: str, article: str, tokenizer: 
 
 def check_utf8_bytes(answer: object, text: str) -> Feedback:
     """Exercise 13.2: bytes per character of ``text`` in UTF-8, to the nearest whole number."""
-    if (problem := _number(answer, "the number of bytes per character")) is not None:
+    problem = expect_all((answer, INT, None), (text, STR, "text"))
+    if problem is not None:
         return problem
+    if not text:
+        return wrong("the text is empty.", "pass udhr['tam']['1']")
     measured = len(text.encode("utf-8")) / len(text)
     if round(measured) == answer:
         return correct(f"{measured:.2f} bytes per character: three for each character from U+0800 to U+FFFF, "

@@ -12,20 +12,23 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 
 from ..tokenizer import Tokenizer
-from .feedback import Feedback, correct, placeholder, wrong
+from .feedback import FUNCTION, Feedback, Kind, correct, expect, expect_all, wrong
+
+INTS = Kind("a set of whole numbers", lambda v: isinstance(v, (set, frozenset, list, tuple)) and all(
+    isinstance(n, int) and not isinstance(n, bool) for n in v), "{1999, 2024}")
+TOKENIZER = Kind("a Tokenizer", lambda v: isinstance(v, Tokenizer), "gpt2()", "pass one of the chapter's tokenizers")
+TOKENIZERS = Kind("a list of Tokenizers", lambda v: isinstance(v, (list, tuple)) and bool(v) and all(
+    isinstance(t, Tokenizer) for t in v), "list(tokenizers.values())")
 
 HEAL_PROMPTS = ("https:", "The capital of France is ", "def main(", "a" * 7, "Hello world")
 
 
 def check_single_token_numbers(answer: object, candidates: Sequence[int], tokenizer: Tokenizer) -> Feedback:
     """Exercise 14.1: which candidates are one token when written with a leading space."""
-    if (empty := placeholder(answer)) is not None:
-        return empty
-    if not isinstance(answer, Iterable) or isinstance(answer, (str, bytes)):
-        return wrong(f"answer a set of numbers, not a {type(answer).__name__}.", "e.g. {1999, 2024}")
+    problem = expect_all((answer, INTS, None), (candidates, INTS, "candidates"), (tokenizer, TOKENIZER, "tokenizer"))
+    if problem is not None:
+        return problem
     given = set(answer)
-    if not all(isinstance(n, int) for n in given):
-        return wrong("the set should hold whole numbers (ints).", "e.g. {1999, 2024}")
     expected = {n for n in candidates if len(tokenizer.encode_ordinary(f" {n}")) == 1}
     if given == expected:
         return correct(f"{sorted(expected)}: frequent numbers of GPT-2's training text became tokens, others not.")
@@ -37,8 +40,8 @@ def check_single_token_numbers(answer: object, candidates: Sequence[int], tokeni
 
 def check_heal(heal: Callable[[Tokenizer, str], tuple[list[int], bytes]], tokenizers: Sequence[Tokenizer]) -> Feedback:
     """Exercise 14.2: ``heal(tok, prompt)`` -> (the ids without the last token, the last token's bytes)."""
-    if not callable(heal):
-        return wrong(f"expected a function, got {type(heal).__name__}.", "pass the function itself.")
+    if (problem := expect_all((heal, FUNCTION, None), (tokenizers, TOKENIZERS, "tokenizers"))) is not None:
+        return problem
     for tok in tokenizers:
         for prompt in HEAL_PROMPTS:
             ids = tok.encode(prompt)
@@ -48,8 +51,10 @@ def check_heal(heal: Callable[[Tokenizer, str], tuple[list[int], bytes]], tokeni
             except Exception as exc:  # the learner's code: report, never crash the notebook
                 return wrong(f"on {prompt!r} your function raised {type(exc).__name__}: {exc}.",
                              "encode, then split off the last id.")
-            if not (isinstance(got, tuple) and len(got) == 2):
-                return wrong(f"on {prompt!r} return a pair (kept_ids, removed_bytes), not {got!r}.")
+            if not (isinstance(got, tuple) and len(got) == 2 and isinstance(got[1], (bytes, bytearray))
+                    and isinstance(got[0], (list, tuple))):
+                return wrong(f"on {prompt!r} heal returned {type(got).__name__}, not a pair (a list of ids, bytes).",
+                             "return ids[:-1], tok.decode_bytes(...)")
             kept, removed = got
             if list(kept) == ids and not removed:
                 return wrong(f"on {prompt!r} nothing was removed.", "the last token is the one to take back.")
