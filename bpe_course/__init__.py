@@ -28,7 +28,8 @@ from .train import count_pretokens, train_bpe
 __version__ = "0.1.0"
 
 __all__ = [
-    "GPT2_PATTERN", "GPT4_PATTERN", "GPT4O_PATTERN", "CorpusError", "HashMismatchError", "Tokenizer", "TokenizerFileError",
+    "GPT2_PATTERN", "GPT4_PATTERN", "GPT4O_PATTERN", "CorpusError", "HashMismatchError", "Tokenizer",
+    "TokenizerFileError",
     "bytes_to_unicode", "cl100k", "count_pretokens", "gpt2", "merges_from_ranks", "o200k", "pretokenize",
     "read_text_file", "split_specials", "train_bpe",
 ]

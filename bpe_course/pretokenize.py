@@ -67,7 +67,8 @@ def resolve_pattern(pattern: str | None) -> str | None:
     if pattern is None:
         return None
     if not isinstance(pattern, str):
-        raise TypeError(f"pattern must be 'gpt2', 'gpt4', 'gpt4o', 'none' or a regex string, not {type(pattern).__name__}")
+        raise TypeError(f"pattern must be 'gpt2', 'gpt4', 'gpt4o', 'none' or a regex string, "
+                        f"not {type(pattern).__name__}")
     if pattern in PATTERNS:
         return PATTERNS[pattern]
     compiled_pattern(pattern)  # raises a clear error if it does not compile
@@ -188,7 +189,7 @@ def _class_bodies() -> dict[str, str]:
 
 @lru_cache(maxsize=8)
 def exact_pattern(pattern: str) -> regex.Pattern:
-    """``pattern`` with its classes (``\\p{L}``, ``\\p{Lu}``, ``\\p{M}``, ``\\s``, ``\\S`` ...) spelt out from tiktoken's tables.
+    """``pattern`` with its classes (``\\p{L}``, ``\\p{Lu}``, ``\\s``, ``\\S`` ...) spelt out from tiktoken's tables.
 
     >>> exact_pattern(GPT4O_PATTERN).findall("HelloWorld")
     ['Hello', 'World']
