@@ -13,20 +13,21 @@ Only the standard library (urllib) and tqdm are used.
 
 from __future__ import annotations
 
-import http.client
 import os
-import urllib.error
-import urllib.parse
-import urllib.request
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-
-from tqdm.auto import tqdm
+from typing import TYPE_CHECKING
 
 from .errors import CorpusError
 from .files import sha256_file
+
+if TYPE_CHECKING:
+    import http.client
+
+# subtle: urllib, http.client and tqdm are imported by the functions that use them: together they
+# take 40 ms, a fifth of every start-up of the package (this module gives pretrained its cache folder).
 
 CHUNK = 1 << 16
 
@@ -91,6 +92,7 @@ def resolve_source(name: str, url: str | None = None, sha256: str | None = None)
 
 def _unreachable(url: str, exc: BaseException) -> CorpusError:
     """The one error a learner without internet sees: short, and pointing at what works offline."""
+    import urllib.parse
     host = urllib.parse.urlsplit(url).netloc or url
     reason = getattr(exc, "reason", None) or exc
     return CorpusError(
@@ -101,6 +103,9 @@ def _unreachable(url: str, exc: BaseException) -> CorpusError:
 
 def _open(source: Source, offset: int, timeout: float) -> http.client.HTTPResponse | None:
     """Start the transfer (asking for bytes ``offset``- when resuming); None means "restart from 0"."""
+    import http.client
+    import urllib.error
+    import urllib.request
     request = urllib.request.Request(source.url, headers={"User-Agent": "bpe-course"})
     if offset:
         request.add_header("Range", f"bytes={offset}-")
@@ -122,6 +127,9 @@ def _keep_part(url: str, part: Path, what: str) -> CorpusError:
 def _copy(response: http.client.HTTPResponse, part: Path, offset: int, total: int | None,
           source: Source, progress: bool, timeout: float) -> int:
     """Append the response body to ``part`` (from ``offset`` on), with a progress bar; bytes now in ``part``."""
+    import http.client
+
+    from tqdm.auto import tqdm
     received = offset
     bar = tqdm(total=total, initial=offset, unit="B", unit_scale=True, unit_divisor=1024,
                desc=source.filename, disable=not progress)

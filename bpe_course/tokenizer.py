@@ -42,9 +42,7 @@ class Tokenizer:
         special_ids = set(self.special_tokens.values())
         # subtle: start-up speed (o200k has 200,000 tokens): the checks below run as whole-collection
         # operations in C, and only when one fails does a plain loop look for the culprit to name.
-        self._id_of: dict[bytes, int] = {token: i for i, token in self.vocab.items() if i not in special_ids}
-        if len(self._id_of) != len(self.vocab) - len(special_ids):
-            _name_repeated_token(self.vocab, special_ids)
+        self._id_of: dict[bytes, int] = _ordinary_ids(self.vocab, special_ids)
         missing = [b for b in range(256) if bytes([b]) not in self._id_of]
         if missing:
             raise ValueError(f"vocab lacks {len(missing)} of the 256 single bytes (first missing: byte {missing[0]}); "
@@ -330,6 +328,20 @@ def _check_merges(merges: Iterable[tuple[bytes, bytes]]) -> list[tuple[bytes, by
             raise ValueError(f"merge {k} is {merge!r}, not a pair of bytes such as (b'l', b'ow')")
         out.append((bytes(merge[0]), bytes(merge[1])))
     return out
+
+
+def _ordinary_ids(vocab: dict[int, bytes], special_ids: set[int]) -> dict[bytes, int]:
+    """``{token bytes: id}`` for the ordinary tokens; ``ValueError`` if two ordinary ids hold the same bytes."""
+    id_of = dict(zip(vocab.values(), vocab.keys()))
+    if len(id_of) == len(vocab):  # no bytes twice: the specials' bytes map to the specials' ids
+        for i in special_ids:
+            del id_of[vocab[i]]
+        return id_of
+    # subtle: a special token may share its bytes with an ordinary one; only ordinary repeats are errors
+    id_of = {token: i for i, token in vocab.items() if i not in special_ids}
+    if len(id_of) != len(vocab) - len(special_ids):
+        _name_repeated_token(vocab, special_ids)
+    return id_of
 
 
 def _name_repeated_token(vocab: dict[int, bytes], special_ids: set[int]) -> None:
