@@ -18,6 +18,7 @@ from tiktoken_ext import openai_public
 
 from bpe_course import GPT4O_PATTERN, HashMismatchError, Tokenizer, TokenizerFileError, corpus, o200k
 from bpe_course.fast.count import count_ordinary_text
+from bpe_course.formats.tiktoken_bpe import check_ids_are_ranks, tiktoken_file_bytes
 from bpe_course.pretokenize import (TABLE_OF_CLASS, exact_pattern, pretokenize, resolve_pattern, safe_cut,
                                     split_specials, unicode_disagreements)
 from bpe_course.pretrained import O200K_SHA256, O200K_SPECIALS, packaged_file
@@ -72,6 +73,11 @@ def test_merges_recovered_from_ranks(o200k_tok):
     id_of = {t: i for i, t in o200k_tok.vocab.items()}
     for k, (a, b) in enumerate(o200k_tok.merges):
         assert o200k_tok.vocab[256 + k] == a + b and id_of[a] < 256 + k and id_of[b] < 256 + k
+
+
+def test_written_back_it_is_the_original_file(o200k_tok):
+    """Ids are ranks and the recovered merges are in rank order: the .tiktoken text comes back byte for byte."""
+    assert tiktoken_file_bytes(check_ids_are_ranks(o200k_tok)) == gzip.decompress(GZ.read_bytes())
 
 
 @PROPERTY
