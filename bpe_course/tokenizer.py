@@ -30,7 +30,7 @@ class Tokenizer:
     """A byte-level BPE tokenizer over one data model: ``vocab``, ``merges``, special tokens, pattern.
 
     ``special_tokens`` is a list of strings already in ``vocab`` (as their UTF-8 bytes), or a
-    ``{token: id}`` mapping. ``pattern`` is ``"gpt2"``, ``"gpt4"``, ``"none"`` or a regex.
+    ``{token: id}`` mapping. ``pattern`` is ``"gpt2"``, ``"gpt4"``, ``"gpt4o"``, ``"none"`` or a regex.
     """
 
     def __init__(self, vocab: Mapping[int, bytes], merges: Iterable[tuple[bytes, bytes]],
