@@ -1,4 +1,4 @@
-"""bpe_course: byte-pair encoding from characters to GPT-2 and GPT-4, exact and fast.
+"""bpe_course: byte-pair encoding from characters to GPT-2, GPT-4 and GPT-4o, exact and fast.
 
 One data model runs through the package: ``vocab: dict[int, bytes]`` and
 ``merges: list[tuple[bytes, bytes]]`` in creation order, plus special tokens.
@@ -20,15 +20,16 @@ from .bytelevel import bytes_to_unicode
 from .corpus import read_text_file
 from .errors import CorpusError, HashMismatchError, TokenizerFileError
 from .fast.piece import merges_from_ranks
-from .pretokenize import GPT2_PATTERN, GPT4_PATTERN, pretokenize, split_specials
-from .pretrained import cl100k, gpt2
+from .pretokenize import GPT2_PATTERN, GPT4_PATTERN, GPT4O_PATTERN, pretokenize, split_specials
+from .pretrained import cl100k, gpt2, o200k
 from .tokenizer import Tokenizer
 from .train import count_pretokens, train_bpe
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "GPT2_PATTERN", "GPT4_PATTERN", "CorpusError", "HashMismatchError", "Tokenizer", "TokenizerFileError",
-    "bytes_to_unicode", "cl100k", "count_pretokens", "gpt2", "merges_from_ranks", "pretokenize",
+    "GPT2_PATTERN", "GPT4_PATTERN", "GPT4O_PATTERN", "CorpusError", "HashMismatchError", "Tokenizer",
+    "TokenizerFileError",
+    "bytes_to_unicode", "cl100k", "count_pretokens", "gpt2", "merges_from_ranks", "o200k", "pretokenize",
     "read_text_file", "split_specials", "train_bpe",
 ]

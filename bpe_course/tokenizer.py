@@ -30,7 +30,7 @@ class Tokenizer:
     """A byte-level BPE tokenizer over one data model: ``vocab``, ``merges``, special tokens, pattern.
 
     ``special_tokens`` is a list of strings already in ``vocab`` (as their UTF-8 bytes), or a
-    ``{token: id}`` mapping. ``pattern`` is ``"gpt2"``, ``"gpt4"``, ``"none"`` or a regex.
+    ``{token: id}`` mapping. ``pattern`` is ``"gpt2"``, ``"gpt4"``, ``"gpt4o"``, ``"none"`` or a regex.
     """
 
     def __init__(self, vocab: Mapping[int, bytes], merges: Iterable[tuple[bytes, bytes]],
@@ -40,22 +40,19 @@ class Tokenizer:
         self.pattern: str | None = resolve_pattern(pattern)
         self.special_tokens: dict[str, int] = self._find_specials(special_tokens)
         special_ids = set(self.special_tokens.values())
-        self._id_of: dict[bytes, int] = {}
-        for i, token in self.vocab.items():
-            if i not in special_ids:
-                if token in self._id_of:
-                    raise ValueError(f"vocab has the same bytes {token!r} under ids {self._id_of[token]} and {i}")
-                self._id_of[token] = i
+        # subtle: start-up speed (o200k has 200,000 tokens): the checks below run as whole-collection
+        # operations in C, and only when one fails does a plain loop look for the culprit to name.
+        self._id_of: dict[bytes, int] = _ordinary_ids(self.vocab, special_ids)
         missing = [b for b in range(256) if bytes([b]) not in self._id_of]
         if missing:
             raise ValueError(f"vocab lacks {len(missing)} of the 256 single bytes (first missing: byte {missing[0]}); "
                              "a byte-level tokenizer needs them all")
-        self._rank: dict[bytes, int] = {}
-        for k, (a, b) in enumerate(self.merges):
-            for part in (a, b, a + b):
-                if part not in self._id_of:
-                    raise ValueError(f"merge {k} ({a!r}, {b!r}): {part!r} is not in the vocab")
-            self._rank.setdefault(a + b, k)
+        made = [a + b for a, b in self.merges]
+        known = self._id_of.__contains__
+        if not (all(map(known, made)) and all(map(known, chain.from_iterable(self.merges)))):
+            _name_unknown_part(self.merges, self._id_of)
+        # the first merge that makes a token gives its rank: fill in reverse so that it is written last
+        self._rank: dict[bytes, int] = dict(zip(reversed(made), range(len(made) - 1, -1, -1)))
         self._rank_of = byte_ranker(self._rank)
         self._cache: dict[str, tuple[int, ...]] = {}  # pre-token -> ids; never more than CACHE_LIMIT
         self._joinable: bytes | None = None  # built on the first long piece (see _independent_parts)
@@ -304,6 +301,9 @@ def _check_vocab(vocab: Mapping[int, bytes]) -> dict[int, bytes]:
     """``vocab`` as a dict, refusing ids that are not non-negative ints and tokens that are not bytes."""
     if not isinstance(vocab, Mapping):
         raise TypeError(f"vocab must be a dict {{id: bytes}}, not {type(vocab).__name__}")
+    out = dict(vocab)
+    if not out or (set(map(type, out)) == {int} and min(out) >= 0 and set(map(type, out.values())) == {bytes}):
+        return out  # the usual case, checked at C speed; otherwise the loop below names the culprit
     out = {}
     for i, token in vocab.items():
         if isinstance(i, bool) or not isinstance(i, int) or i < 0:
@@ -317,6 +317,10 @@ def _check_vocab(vocab: Mapping[int, bytes]) -> dict[int, bytes]:
 
 def _check_merges(merges: Iterable[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:
     """``merges`` as a list of pairs of bytes, naming the first merge that is not one."""
+    merges = list(merges)
+    if (set(map(type, merges)) <= {tuple} and set(map(len, merges)) <= {2}
+            and set(map(type, chain.from_iterable(merges))) <= {bytes}):
+        return merges  # the usual case, checked at C speed; otherwise the loop below names the culprit
     out = []
     for k, merge in enumerate(merges):
         if not (isinstance(merge, (tuple, list)) and len(merge) == 2
@@ -324,3 +328,35 @@ def _check_merges(merges: Iterable[tuple[bytes, bytes]]) -> list[tuple[bytes, by
             raise ValueError(f"merge {k} is {merge!r}, not a pair of bytes such as (b'l', b'ow')")
         out.append((bytes(merge[0]), bytes(merge[1])))
     return out
+
+
+def _ordinary_ids(vocab: dict[int, bytes], special_ids: set[int]) -> dict[bytes, int]:
+    """``{token bytes: id}`` for the ordinary tokens; ``ValueError`` if two ordinary ids hold the same bytes."""
+    id_of = dict(zip(vocab.values(), vocab.keys()))
+    if len(id_of) == len(vocab):  # no bytes twice: the specials' bytes map to the specials' ids
+        for i in special_ids:
+            del id_of[vocab[i]]
+        return id_of
+    # subtle: a special token may share its bytes with an ordinary one; only ordinary repeats are errors
+    id_of = {token: i for i, token in vocab.items() if i not in special_ids}
+    if len(id_of) != len(vocab) - len(special_ids):
+        _name_repeated_token(vocab, special_ids)
+    return id_of
+
+
+def _name_repeated_token(vocab: dict[int, bytes], special_ids: set[int]) -> None:
+    """Raise ``ValueError`` naming the first ordinary token that ``vocab`` holds under two ids."""
+    first: dict[bytes, int] = {}
+    for i, token in vocab.items():
+        if i not in special_ids:
+            if token in first:
+                raise ValueError(f"vocab has the same bytes {token!r} under ids {first[token]} and {i}")
+            first[token] = i
+
+
+def _name_unknown_part(merges: list[tuple[bytes, bytes]], id_of: dict[bytes, int]) -> None:
+    """Raise ``ValueError`` naming the first merge whose parts or result are not in the vocab."""
+    for k, (a, b) in enumerate(merges):
+        for part in (a, b, a + b):
+            if part not in id_of:
+                raise ValueError(f"merge {k} ({a!r}, {b!r}): {part!r} is not in the vocab")

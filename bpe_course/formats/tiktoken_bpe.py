@@ -49,16 +49,16 @@ def sidecar_path(path: str | os.PathLike) -> Path:
     return path.with_name(path.name + ".json")
 
 
-def read_tiktoken_ranks(path: str | os.PathLike) -> dict[bytes, int]:
-    """Parse a ``.tiktoken`` file: one ``<base64 token> <rank>`` per line."""
-    return _read_ranks(Path(path))[0]
+def read_tiktoken_ranks(path: str | os.PathLike, data: bytes | None = None) -> dict[bytes, int]:
+    """Parse a ``.tiktoken`` file: one ``<base64 token> <rank>`` per line (``data``: its bytes, if read already)."""
+    return _read_ranks(Path(path), data)[0]
 
 
-def _read_ranks(path: Path) -> tuple[dict[bytes, int], dict[int, int]]:
+def _read_ranks(path: Path, data: bytes | None = None) -> tuple[dict[bytes, int], dict[int, int]]:
     """The ranks and, for each rank, its line number; every error names the file and line."""
     ranks: dict[bytes, int] = {}
     line_of: dict[int, int] = {}
-    data = Path(path).read_bytes()
+    data = Path(path).read_bytes() if data is None else data
     lines = data.split(b"\n")
     if data and not data.endswith(b"\n") and len(lines[-1].split()) != 2:
         # subtle: a cut that leaves "<base64> <rank digits>" is caught later by the sidecar's rank count

@@ -13,6 +13,12 @@ chips (hover a chip for its id). Everything is drivable from plain Python:
 {'mine': 4}
 >>> 'title="id 257"' in w.row_html("mine")  # id 257 is the token b"low"
 True
+
+:meth:`Playground.with_pretrained` adds GPT-2, GPT-4 (cl100k) and GPT-4o (o200k) after your own:
+
+>>> w = Playground.with_pretrained({"mine": tok}, "lowest")
+>>> w.counts
+{'mine': 4, 'GPT-2': 2, 'GPT-4': 1, 'GPT-4o': 1}
 """
 
 from __future__ import annotations
@@ -22,9 +28,12 @@ from collections.abc import Iterable, Mapping
 
 import ipywidgets as widgets
 
+from .. import pretrained
 from ..viz import chips_html
 
 MAX_CHIPS = 1500  # beyond this many tokens a row shows the count and only the first chips
+# The pretrained tokenizers a playground offers, by the name its rows show, and their loaders.
+PRETRAINED = {"GPT-2": pretrained.gpt2, "GPT-4": pretrained.cl100k, "GPT-4o": pretrained.o200k}
 
 
 class Playground:
@@ -62,6 +71,15 @@ class Playground:
         self.widget.add_class("bpe-playground")
         self.text.observe(self._on_text, names="value")
         self.update()
+
+    @classmethod
+    def with_pretrained(cls, tokenizers: Mapping[str, object] | None = None, text: str = "", *,
+                        names: Iterable[str] = tuple(PRETRAINED), **options) -> Playground:
+        """A playground with ``tokenizers`` (your own, say) first, then the pretrained ``names``."""
+        unknown = [n for n in names if n not in PRETRAINED]
+        if unknown:
+            raise ValueError(f"no pretrained tokenizer named {unknown[0]!r}; the playground offers {list(PRETRAINED)}")
+        return cls({**(tokenizers or {}), **{n: PRETRAINED[n]() for n in names}}, text, **options)
 
     def _on_text(self, change: dict) -> None:
         self.update()

@@ -1,0 +1,107 @@
+"""The cache file of a pretrained tokenizer: its vocab and merges, ready to use (plain data, no Tokenizer).
+
+Recovering cl100k's or o200k's merges from their ranks takes seconds, parsing GPT-2's JSON a good
+fraction of one; this file holds the result, so the next start-up only reads arrays. It is never
+a source of truth: the header names the source files' sha256 it was made from, the whole file is
+covered by a sha256, and anything that does not match makes :func:`unpack` raise
+:class:`CacheMismatch` (the caller then rebuilds from the source).
+
+Layout: the sha256 of everything after its line (64 hex digits and ``\\n``), one line of ASCII
+JSON (the header), then the payload: five arrays of unsigned 32-bit integers (in the header's
+byte order) or bytes::
+
+    ids[n]      the token ids, in vocab order
+    lengths[n]  the byte length of each token
+    blob        the tokens' bytes, one after the other
+    left[m]     where each merge's left part stands in vocab order (0 to n - 1; not its id)
+    right[m]    where its right part stands
+
+>>> vocab = {i: bytes([i]) for i in range(256)} | {256: b"ow", 257: b"low"}
+>>> merges = [(b"o", b"w"), (b"l", b"ow")]
+>>> data = pack("demo", {"demo.txt": "ab" * 32}, vocab, merges, {})
+>>> unpack(data, "demo", {"demo.txt": "ab" * 32}) == (vocab, merges, {})
+True
+>>> unpack(data[:-1], "demo", {"demo.txt": "ab" * 32})
+Traceback (most recent call last):
+...
+bpe_course.formats.pretrained_cache.CacheMismatch: the file's sha256 differs from the one it starts with (damaged)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from array import array
+from itertools import accumulate
+
+FORMAT = "bpe-course-pretrained-cache"
+VERSION = 1  # raise whenever the layout or what the loaders put into it changes: old files are then rebuilt
+
+
+class CacheMismatch(ValueError):
+    """The cache file is damaged, stale (other sources, version or byte order) or not a cache file."""
+
+
+def pack(name: str, sources: dict[str, str], vocab: dict[int, bytes], merges: list[tuple[bytes, bytes]],
+         special_tokens: dict[str, int]) -> bytes:
+    """The cache file's bytes for a tokenizer made from ``sources`` (file name -> sha256)."""
+    special_ids = set(special_tokens.values())
+    place = {token: k for k, (i, token) in enumerate(vocab.items()) if i not in special_ids}
+    ids = array("I", vocab)
+    lengths = array("I", map(len, vocab.values()))
+    blob = b"".join(vocab.values())
+    # subtle: positions, not ids, so that loading picks the parts out of a list (faster than a dict),
+    # and each merge shares its parts' bytes objects with the vocab
+    left = array("I", [place[a] for a, _ in merges])
+    right = array("I", [place[b] for _, b in merges])
+    payload = b"".join([ids.tobytes(), lengths.tobytes(), blob, left.tobytes(), right.tobytes()])
+    header = {"format": FORMAT, "version": VERSION, "name": name, "sources": sources,
+              "byteorder": sys.byteorder, "tokens": len(vocab), "merges": len(merges), "blob": len(blob),
+              "special_tokens": special_tokens}
+    body = json.dumps(header).encode("ascii") + b"\n" + payload
+    return hashlib.sha256(body).hexdigest().encode("ascii") + b"\n" + body
+
+
+def unpack(data: bytes, name: str, sources: dict[str, str]) -> tuple[dict[int, bytes], list, dict[str, int]]:
+    """``(vocab, merges, special_tokens)`` from a cache file made by :func:`pack` from the same sources.
+
+    Raises :class:`CacheMismatch` saying why when the file is not exactly that.
+    """
+    body = memoryview(data)[65:]
+    if len(data) < 65 or data[64:65] != b"\n" or hashlib.sha256(body).hexdigest().encode("ascii") != data[:64]:
+        raise CacheMismatch("the file's sha256 differs from the one it starts with (damaged)")
+    end = data.find(b"\n", 65)
+    try:
+        header = json.loads(data[65:end]) if end > 0 else None
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        header = None
+    if not isinstance(header, dict) or header.get("format") != FORMAT:
+        raise CacheMismatch("not a pretrained-tokenizer cache file")
+    expected = {"version": VERSION, "name": name, "sources": sources, "byteorder": sys.byteorder}
+    stale = [key for key, value in expected.items() if header.get(key) != value]
+    if stale:
+        raise CacheMismatch(f"made for another {', '.join(stale)}")
+    payload = memoryview(data)[end + 1:]
+    try:
+        n, m, n_blob, specials = header["tokens"], header["merges"], header["blob"], header["special_tokens"]
+        if len(payload) != 8 * n + n_blob + 8 * m or not isinstance(specials, dict):
+            raise CacheMismatch("the header's sizes do not add up")
+        ids, lengths = array("I"), array("I")
+        ids.frombytes(payload[:4 * n])
+        lengths.frombytes(payload[4 * n:8 * n])
+        blob = payload[8 * n:8 * n + n_blob].tobytes()
+        left, right = array("I"), array("I")
+        left.frombytes(payload[8 * n + n_blob:8 * n + n_blob + 4 * m])
+        right.frombytes(payload[8 * n + n_blob + 4 * m:])
+        ends = list(accumulate(lengths))
+        if ends and ends[-1] != n_blob:
+            raise CacheMismatch("the token lengths do not add up to the blob")
+        tokens = [blob[a:b] for a, b in zip([0, *ends], ends)]
+        vocab = dict(zip(ids, tokens))
+        merges = list(zip(map(tokens.__getitem__, left), map(tokens.__getitem__, right)))
+    except (IndexError, TypeError, ValueError) as exc:
+        if isinstance(exc, CacheMismatch):
+            raise
+        raise CacheMismatch(f"inconsistent contents ({type(exc).__name__}: {exc})") from None
+    return vocab, merges, specials
