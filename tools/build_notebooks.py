@@ -10,6 +10,9 @@ Each chapter's source is a plain Python file in ``tools/nbsrc/`` written in the
     # %%
     print("a code cell")
 
+    # %% tags=["hide-input"]
+    print("a code cell whose source starts hidden (its output shows)")
+
 This script turns every source into ``notebooks/<same name>.ipynb`` and executes
 it top to bottom in a fresh kernel (working directory ``notebooks/``), so the
 stored notebook is exactly a clean "Restart & Run All". nbval then re-runs it
@@ -25,6 +28,7 @@ Usage::
 from __future__ import annotations
 
 import argparse
+import copy
 import re
 import sys
 import time
@@ -37,20 +41,25 @@ from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 ROOT = Path(__file__).resolve().parent.parent
 SRC = ROOT / "tools" / "nbsrc"
 OUT = ROOT / "notebooks"
-CELL_MARK = re.compile(r"^# %%(?P<kind>\s*\[markdown\])?\s*$")
+CELL_MARK = re.compile(r'^# %%(?P<kind>\s*\[markdown\])?(?P<hidden>\s+tags=\["hide-input"\])?\s*$')
+# How Jupyter (jupyter.source_hidden) and Jupyter Book / nbconvert (the tag) know to hide a cell's source.
+HIDDEN_INPUT = {"tags": ["hide-input"], "jupyter": {"source_hidden": True}}
 
 
 def parse_cells(source: str) -> list[tuple[str, str]]:
-    """Split percent-format text into ``(kind, text)`` cells.
+    """Split percent-format text into ``(kind, text)`` cells; ``kind`` is markdown, code or hidden
+    (a code cell marked ``# %% tags=["hide-input"]``, e.g. one that writes sentences about numbers).
 
     >>> parse_cells("# %% [markdown]\\n# # Title\\n# prose\\n\\n# %%\\nx = 1\\n")
     [('markdown', '# Title\\nprose'), ('code', 'x = 1')]
+    >>> parse_cells('# %% tags=["hide-input"]\\nprint(1)\\n')
+    [('hidden', 'print(1)')]
     """
     cells: list[tuple[str, list[str]]] = []
     for line in source.splitlines():
         mark = CELL_MARK.match(line)
         if mark:
-            cells.append(("markdown" if mark.group("kind") else "code", []))
+            cells.append(("markdown" if mark.group("kind") else "hidden" if mark.group("hidden") else "code", []))
         elif cells:
             cells[-1][1].append(line)
     out = []
@@ -71,7 +80,10 @@ def build(src: Path, run: bool = True, timeout: int = 600) -> float:
                                  "language": "python"}
     nb.metadata["language_info"] = {"name": "python"}
     for kind, text in parse_cells(src.read_text(encoding="utf-8")):
-        nb.cells.append(new_markdown_cell(text) if kind == "markdown" else new_code_cell(text))
+        if kind == "markdown":
+            nb.cells.append(new_markdown_cell(text))
+        else:
+            nb.cells.append(new_code_cell(text, metadata=copy.deepcopy(HIDDEN_INPUT) if kind == "hidden" else {}))
     seconds = 0.0
     if run:
         started = time.perf_counter()
