@@ -325,9 +325,10 @@ def test_a_tokenizer_that_fails_to_load_is_reported(own):
     w.choice.value = "broken"
     assert 'class="bpe-mc-error"' in w.status.value
     assert w.message == "could not load broken: o200k_base.tiktoken comes with a package that is not installed"
-    assert w.name == "mine" and w.merges == 5  # what is shown is still right, and says which it is
-    w.choice.value = "mine"
-    expect_shown(w, own, 5, TEXT)
+    assert w.name == "mine" and w.merges == 5 and w.choice.value == "mine"  # the buttons show what is shown
+    assert w.ids == own.truncated(5).encode_ordinary(TEXT)
+    w.slider.value = 10
+    expect_shown(w, own, 10, TEXT)
 
 
 def test_a_choice_made_while_a_load_fails_is_not_lost(own, gpt2_tok):

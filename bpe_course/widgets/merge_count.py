@@ -206,7 +206,7 @@ class MergeCountSlider:
 
         self.slider.observe(self._on_slider, names="value")
         self.exact.observe(self._on_exact, names="value")
-        self.choice.observe(lambda _change: self.update(), names="value")
+        self.choice.observe(self._on_choice, names="value")
         self.text.observe(lambda _change: self.update(), names="value")
         self.update()
 
@@ -219,6 +219,10 @@ class MergeCountSlider:
     def _on_exact(self, change: dict) -> None:
         if not self._syncing:
             self._wanted = change["new"]
+            self.update()
+
+    def _on_choice(self, change: dict) -> None:
+        if not self._syncing:
             self.update()
 
     def set_merges(self, k: int) -> None:
@@ -244,18 +248,22 @@ class MergeCountSlider:
     def _lay_out(self, name: str, n: int, k: int) -> None:
         """Lay the slider's notches out (plus ``k`` if it is not one) and set it and the exact box to ``k``.
 
+        Notches change only for another tokenizer or a typed count that is no notch, never while the
+        slider moves, so a key press in flight always means the notch the learner saw.
+
         subtle: changing a SelectionSlider's options resets it to the first one, firing its observers;
-        ``_syncing`` tells them the change is ours, and hold_sync sends options and index together.
+        ``_syncing`` tells them the change is ours. And ipywidgets 8.1's slider view does not widen or
+        narrow its track when the options and the index change in one message, so the browser gets
+        three: the index to 0, then the options (index still 0), then the index of ``k``.
         """
         self._syncing = True
         try:
-            with self.slider.hold_sync():
-                # subtle: notches change only for another tokenizer or a count that is no notch (typed),
-                # never while the slider moves, so a key press in flight always means the notch it saw.
-                if self._configured != name or k not in self.notches:
-                    self.notches = sorted(set(merge_steps(n)) | {k})
+            if self._configured != name or k not in self.notches:
+                self.notches = sorted(set(merge_steps(n)) | {k})
+                self.slider.index = 0
+                with self.slider.hold_sync():
                     self.slider.options = [(step_label(s, n), s) for s in self.notches]
-                self.slider.value = k
+            self.slider.value = k
             with self.exact.hold_sync():
                 self.exact.max = n
                 self.exact.value = k
@@ -287,6 +295,12 @@ class MergeCountSlider:
             tok = self.tokenizer_named(name)
         except (OSError, ValueError, TypeError) as exc:
             self._set_status("error", f"could not load {name}: {exc}")
+            if self.shown and self.choice.value == name:  # the buttons go back to what is shown
+                self._syncing = True
+                try:
+                    self.choice.value = self.shown["name"]
+                finally:
+                    self._syncing = False
             return False
         n = len(tok.merges)
         was, k = self.shown, self._wanted
