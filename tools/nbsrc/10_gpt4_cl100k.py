@@ -444,7 +444,7 @@ display(Markdown(
 # %%
 SLIDER_TEXT = ("Byte-level BPE starts from 256 single bytes. Each merge joins two tokens into a new one, "
                "so 50,000 merges make 50,000 new tokens; naïvely, more merges mean fewer tokens.")
-merge_slider = MergeCountSlider(course_tokenizers(own, own_name), SLIDER_TEXT, choice="GPT-2", merges=100)
+merge_slider = MergeCountSlider(course_tokenizers(own), SLIDER_TEXT, choice="GPT-2", merges=100)
 display(merge_slider.widget)
 
 # %% [markdown]
