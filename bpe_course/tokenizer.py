@@ -196,6 +196,50 @@ class Tokenizer:
             self._joinable = joinable_pairs(self._id_of)
         return encode_long_piece(piece, self._rank, self._id_of, self._joinable, self.encode_piece, LONG_PIECE)
 
+    def encode_ordinary_truncated(self, text: str, n_merges: int) -> list[int]:
+        """Exactly ``self.truncated(n_merges).encode_ordinary(text)``, without building that tokenizer.
+
+        BPE allowed only the merges of rank below ``n_merges`` splits text as the truncated tokenizer
+        does, and the truncated tokenizer keeps its tokens' ids, so nothing new is built: a slider can
+        move over cl100k's 100,000 merges at the cost of encoding the text.
+
+        >>> from bpe_course.train import train_bpe
+        >>> tok = Tokenizer(*train_bpe("low low low lower lowest", 259))
+        >>> tok.merges
+        [(b'o', b'w'), (b'l', b'ow'), (b' ', b'low')]
+        >>> [tok.encode_ordinary_truncated(" low", k) for k in range(4)]
+        [[32, 108, 111, 119], [32, 108, 256], [32, 257], [258]]
+        >>> tok.encode_ordinary_truncated(" low", 2) == tok.truncated(2).encode_ordinary(" low")
+        True
+        """
+        if isinstance(n_merges, bool) or not isinstance(n_merges, int):
+            raise TypeError(f"n_merges must be an int, got {n_merges!r}")
+        if not 0 <= n_merges <= len(self.merges):
+            raise ValueError(f"n_merges must be between 0 and {len(self.merges)}, got {n_merges}")
+        ranks, id_of, rank_of = _RanksBelow(self._rank, n_merges), self._id_of, self._rank_of
+
+        def encode_piece(piece: bytes) -> list[int]:
+            # subtle: the whole-piece shortcut only for a token the truncated tokenizer has: a single
+            # byte or one made by a kept merge (truncated() drops tokens no kept merge makes).
+            if len(piece) == 1 or ranks.get(piece) is not None:
+                return [id_of[piece]]
+            if len(piece) > LONG_PIECE:
+                if self._joinable is None:
+                    self._joinable = joinable_pairs(id_of)
+                # subtle: the full vocab's joinable table lists more pairs than the truncated one's;
+                # cutting at fewer places is still exact (each part still merges as it would alone).
+                return encode_long_piece(piece, ranks, id_of, self._joinable, encode_piece, LONG_PIECE)
+            singles = [piece[i:i + 1] for i in range(len(piece))]
+            return [id_of[part] for part in merge_by_rank(singles, rank_of, limit=n_merges)]
+
+        done: dict[str, list[int]] = {}
+        ids: list[int] = []
+        for piece in pretokenize(_check_text(text), self.pattern):
+            if piece not in done:
+                done[piece] = encode_piece(piece.encode("utf-8"))
+            ids.extend(done[piece])
+        return ids
+
     def encode_iterable(self, texts: Iterable[str], *, allowed_special: Iterable[str] | str = frozenset(),
                         disallowed_special: Iterable[str] | str = "all") -> Iterator[int]:
         """Yield the ids of the concatenation of ``texts`` lazily, e.g. over the lines of a big file.
@@ -281,6 +325,17 @@ class Tokenizer:
             return cls(*data)
         except ValueError as exc:
             raise TokenizerFileError(f"{path}: {exc}") from None
+
+
+class _RanksBelow:
+    """A read-only view of a ``{token: rank}`` table that knows only the ranks below ``limit``."""
+
+    def __init__(self, ranks: Mapping[bytes, int], limit: int) -> None:
+        self.ranks, self.limit = ranks, limit
+
+    def get(self, token: bytes, default: int | None = None) -> int | None:
+        rank = self.ranks.get(token)
+        return rank if rank is not None and rank < self.limit else default
 
 
 def _check_text(text: str) -> str:

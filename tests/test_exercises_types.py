@@ -181,6 +181,9 @@ SPEC: dict[str, tuple[dict[str, Any], dict[str, Arg | Fn]]] = {
                           {"text": Arg("a string", is_str),
                            "gpt2_tok": Arg("a tokenizer", lambda v: v is None or callable(getattr(v, "encode", None))),
                            "gpt4_tok": Arg("a tokenizer", lambda v: v is None or callable(getattr(v, "encode", None)))}),
+    "check_fewest_merges": ({"answer": 300, "gpt2_tok": None},
+                            {"answer": Arg("an int", is_int),
+                             "gpt2_tok": Arg("a Tokenizer (or None)", lambda v: v is None or isinstance(v, Tokenizer))}),
     "check_pair_delta": ({"pair_delta": ch11.true_delta},
                          {"pair_delta": Fn("a dict mapping pairs to count changes", lambda v: isinstance(v, Mapping)
                                            and all(type(n) in (int, bool) for n in v.values()))}),

@@ -43,11 +43,13 @@ from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 ROOT = Path(__file__).resolve().parent.parent
 SRC = ROOT / "tools" / "nbsrc"
 OUT = ROOT / "notebooks"
-CELL_MARK = re.compile(r"^# %%(?:\s*\[(?P<kind>markdown|hide-input)\])?\s*$")
+# A code cell marked "[hide-input]" (or jupytext's 'tags=["hide-input"]') is stored with its source hidden.
+CELL_MARK = re.compile(r'^# %%(?:\s*\[(?P<kind>markdown|hide-input)\]|\s+tags=\["(?P<tag>hide-input)"\])?\s*$')
 
 
 def parse_cells(source: str) -> list[tuple[str, str]]:
-    """Split percent-format text into ``(kind, text)`` cells.
+    """Split percent-format text into ``(kind, text)`` cells; ``kind`` is markdown, code or hidden
+    (a code cell marked ``# %% tags=["hide-input"]``, e.g. one that writes sentences about numbers).
 
     >>> parse_cells("# %% [markdown]\\n# # Title\\n# prose\\n\\n# %%\\nx = 1\\n# %% [hide-input]\\nprint(x)\\n")
     [('markdown', '# Title\\nprose'), ('code', 'x = 1'), ('hide-input', 'print(x)')]
@@ -56,7 +58,7 @@ def parse_cells(source: str) -> list[tuple[str, str]]:
     for line in source.splitlines():
         mark = CELL_MARK.match(line)
         if mark:
-            cells.append((mark.group("kind") or "code", []))
+            cells.append((mark.group("kind") or mark.group("tag") or "code", []))
         elif cells:
             cells[-1][1].append(line)
     out = []

@@ -1,5 +1,5 @@
 """Checkers for chapter 10 (GPT-4's cl100k): recovering merges from ranks, GPT-4's digit groups,
-and a text where GPT-4 needs more tokens than GPT-2.
+a text where GPT-4 needs more tokens than GPT-2, and the fewest GPT-2 merges that make a word whole.
 
 Each checker returns a :class:`Feedback`: truthy when the answer is right, and shown in a notebook
 as its message (what is wrong, and a hint).
@@ -12,8 +12,10 @@ from __future__ import annotations
 
 
 from ..pretokenize import GPT4_PATTERN, pretokenize
-from ..pretrained import merges_from_ranks
-from .feedback import BYTES_PAIRS, STR, STRINGS, Feedback, Kind, correct, expect, expect_all, wrong
+from ..pretrained import gpt2, merges_from_ranks
+from ..tokenizer import Tokenizer
+from ..viz import token_label
+from .feedback import BYTES_PAIRS, INT, STR, STRINGS, Feedback, Kind, correct, expect, expect_all, wrong
 
 
 # ---------------------------------------------------------------- exercise 1: merges from a toy rank table
@@ -104,3 +106,37 @@ def check_gpt4_longer(text: str, gpt2_tok=None, gpt4_tok=None) -> Feedback:
                  f"{'as short' if n4 == n2 else 'shorter'}",
                  "GPT-2 has whole tokens for many numbers with their leading space (like ' 1999'); "
                  "GPT-4's regex cuts the space off and splits digits into groups of three")
+
+
+# ---------------------------------------------------------------- exercise 4: how many merges make a word
+
+WHOLE_WORD = " language"  # with its leading space, as it stands inside a sentence
+
+
+def _pieces(tok: Tokenizer, k: int) -> tuple[int, str]:
+    ids = tok.encode_ordinary_truncated(WHOLE_WORD, k)
+    return len(ids), " | ".join(token_label(t) for t in tok.token_bytes(ids))
+
+
+def check_fewest_merges(answer: int, gpt2_tok: Tokenizer | None = None) -> Feedback:
+    """Exercise 4: the fewest of GPT-2's merges with which ``WHOLE_WORD`` is a single token."""
+    maybe_tokenizer = Kind("a Tokenizer (or None)", lambda v: v is None or isinstance(v, Tokenizer), "gpt2()",
+                           "leave gpt2_tok out: the checker loads GPT-2 itself")
+    problem = expect_all((answer, INT, None), (gpt2_tok, maybe_tokenizer, "gpt2_tok"))
+    if problem is not None:
+        return problem
+    tok = gpt2_tok or gpt2()
+    if not 0 <= answer <= len(tok.merges):
+        return wrong(f"GPT-2 has merges 0 to {len(tok.merges):,}; {answer:,} is outside that",
+                     f"the slider goes from 0 to all {len(tok.merges):,}")
+    count, shown = _pieces(tok, answer)
+    if count > 1:
+        return wrong(f"with {answer:,} merges {WHOLE_WORD!r} is still {count} tokens ({shown})",
+                     "more merges: the word is one token only once the merge that makes it is kept")
+    if answer > 0 and _pieces(tok, answer - 1)[0] == 1:
+        return wrong(f"with {answer:,} merges {WHOLE_WORD!r} is one token, but fewer merges already make it one",
+                     "find where it changes: try a count in the middle, keep the half where it changes, repeat")
+    before = _pieces(tok, answer - 1)[1]
+    return correct(f"with {answer - 1:,} merges {WHOLE_WORD!r} is {before}; merge number {answer:,} "
+                   f"({token_label(tok.merges[answer - 1][0])} + {token_label(tok.merges[answer - 1][1])}) "
+                   "makes it one token.")

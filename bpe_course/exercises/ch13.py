@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from .. import corpus
 from ..tokenizer import Tokenizer
-from .feedback import INT, NUMBER, STR, Feedback, Kind, correct, expect, expect_all, wrong
+from .feedback import INT, NUMBER, STR, Feedback, Kind, correct, expect_all, wrong
 
 TOKENIZER = Kind("a Tokenizer", lambda v: isinstance(v, Tokenizer), "gpt2()", "pass one of the chapter's tokenizers")
 

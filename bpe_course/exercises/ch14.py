@@ -9,10 +9,10 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 
 from ..tokenizer import Tokenizer
-from .feedback import FUNCTION, Feedback, Kind, correct, expect, expect_all, wrong
+from .feedback import FUNCTION, Feedback, Kind, correct, expect_all, wrong
 
 INTS = Kind("a set of whole numbers", lambda v: isinstance(v, (set, frozenset, list, tuple)) and all(
     isinstance(n, int) and not isinstance(n, bool) for n in v), "{1999, 2024}")

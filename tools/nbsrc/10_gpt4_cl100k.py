@@ -13,7 +13,8 @@
 # * encode texts exactly as tiktoken's `cl100k_base` does, id for id;
 # * measure what GPT-4's tokenizer changed compared with GPT-2's, on English, code, numbers and
 #   eight other languages;
-# * build a **playground**: type any text and see how your own tokenizer, GPT-2 and GPT-4 cut it.
+# * build a **playground**: type any text and see how your own tokenizer, GPT-2 and GPT-4 cut it;
+# * grow GPT-2 and GPT-4 back **merge by merge** with a slider, from single bytes to all their merges.
 
 # %% [markdown]
 # Point the chapter at your own text here: a built-in corpus name or the path of a UTF-8 file.
@@ -355,6 +356,114 @@ assert playground.counts == {name: len(tok.encode(playground.text.value, allowed
 display(HTML(playground.rows_html))
 
 # %% [markdown]
+# ## 6. Fewer merges: GPT-2 and GPT-4 grown back
+#
+# A merge list is ordered, and merge *k* has rank *k*: it could only be learned once merges 0 to
+# *k* − 1 were in place. So **keeping only the first *k* merges** gives the tokenizer that training
+# would have produced after *k* merges (chapter 06 used this to get many vocabulary sizes from one
+# training run). For GPT-2 and cl100k, where a token's id is its rank, that is tiktoken with only
+# the ranks below 256 + *k*. With *k* = 0 nothing is merged and every byte is a token; with all
+# merges it is the real GPT-2 or GPT-4.
+#
+# `Tokenizer.truncated(k)` builds that smaller tokenizer. To move through 100,000 merges quickly,
+# `encode_ordinary_truncated(text, k)` gives the same ids without building it: it runs BPE allowing
+# only ranks below *k*. We check both against tiktoken itself, given only the ranks below 256 + *k*
+# of the `ranks` we read in section 1:
+
+# %%
+def tiktoken_first_merges(ranks: dict[bytes, int], k: int) -> tiktoken.Encoding:
+    """tiktoken's cl100k with only its first ``k`` merges: the 256 bytes and the ranks below 256 + k."""
+    kept = {token: rank for token, rank in ranks.items() if rank < 256 + k}
+    return tiktoken.Encoding(name=f"cl100k_first_{k}", pat_str=GPT4_PATTERN, mergeable_ranks=kept,
+                             special_tokens={})
+
+
+sample = texts["English prose"]  # 20,000 characters of held-out python_docs prose (section 3)
+for k in (0, 1, 100, 1000, 10_000, len(gpt4.merges)):
+    theirs = tiktoken_first_merges(ranks, k).encode_ordinary(sample)
+    ours = gpt4.encode_ordinary_truncated(sample, k)
+    assert ours == theirs == gpt4.truncated(k).encode_ordinary(sample), k
+    print(f"first {k:>7,} merges: {len(ours):>6,} tokens, identical to tiktoken with ranks < {256 + k:,}: {ours == theirs}")
+
+# %% [markdown]
+# How much does each stretch of merges buy? For the same sample, with GPT-2's and GPT-4's first
+# *k* merges (`bpe_course.widgets.merge_count.truncated_numbers`): the vocabulary (bytes, kept
+# merges and special tokens), the tokens, tokens per word (words as `str.split()` finds them), and
+# UTF-8 bytes per token.
+
+# %%
+from bpe_course.widgets.merge_count import MergeCountSlider, course_tokenizers, truncated_numbers
+
+MERGE_COUNTS = [0, 100, 1000, 10_000, None]  # None: all of them
+rows = []
+for tok_name, tok in (("GPT-2", gpt2), ("GPT-4", gpt4)):
+    ks = [len(tok.merges) if k is None else k for k in MERGE_COUNTS]
+    rows += [{"tokenizer": tok_name, **row} for row in truncated_numbers(tok, sample, ks)]
+growth = pd.DataFrame(rows).set_index(["tokenizer", "merges"])
+growth.round(2)
+
+# %% tags=["hide-input"]
+def share_of_saving(name: str, k: int) -> float:
+    """Of all the tokens the whole merge list saves on the sample, the share the first k merges save."""
+    rows = growth.loc[name]
+    return (rows["tokens"].iloc[0] - rows.loc[k, "tokens"]) / (rows["tokens"].iloc[0] - rows["tokens"].iloc[-1])
+
+
+zero = growth.loc[("GPT-2", 0)]
+measured = ["tokens", "tokens_per_word", "bytes_per_token"]
+assert (growth.loc[("GPT-4", 0), measured] == zero[measured]).all()  # no merges: both are just the 256 bytes
+first_common = len(set(gpt2.merges[:1000]) & set(gpt4.merges[:1000]))
+n2, n4 = len(gpt2.merges), len(gpt4.merges)
+at_same_k = MERGE_COUNTS[1:-1]
+gpt4_fewer = [k for k in at_same_k if growth.loc[("GPT-4", k), "tokens"] < growth.loc[("GPT-2", k), "tokens"]]
+same_k = ("at every one of those counts" if len(gpt4_fewer) == len(at_same_k)
+          else f"at {len(gpt4_fewer)} of those {len(at_same_k)} counts")
+display(Markdown(
+    f"With no merges, each of the sample's {len(sample.encode('utf-8')):,} bytes is a token: "
+    f"{int(zero['tokens']):,} tokens, {zero['tokens_per_word']:.2f} per word and exactly "
+    f"{zero['bytes_per_token']:.2f} byte per token, the same for both. "
+    f"GPT-2's first 1,000 merges already make {share_of_saving('GPT-2', 1000):.0%} of the saving that all "
+    f"{n2:,} make, and GPT-4's first 1,000 make {share_of_saving('GPT-4', 1000):.0%} of what all {n4:,} make; "
+    f"after 10,000 merges it is {share_of_saving('GPT-2', 10_000):.0%} and {share_of_saving('GPT-4', 10_000):.0%}. "
+    f"The early merges are the common words and word pieces, the late ones rare words, so each tenfold "
+    f"increase buys less — which is why the slider below is log-scaled. "
+    f"With the same number of merges (100, 1,000, 10,000), GPT-4 needs "
+    f"{'fewer' if gpt4_fewer else 'no fewer'} tokens than GPT-2 {same_k if gpt4_fewer else 'at any of them'}: "
+    f"at 10,000 merges {growth.loc[('GPT-4', 10_000), 'tokens']:,} against "
+    f"{growth.loc[('GPT-2', 10_000), 'tokens']:,}. The two were trained on different text with different "
+    f"regexes, and their merge lists differ from the start: GPT-2's first merge makes "
+    f"`{gpt2.merges[0][0] + gpt2.merges[0][1]!r}`, GPT-4's makes `{gpt4.merges[0][0] + gpt4.merges[0][1]!r}`, "
+    f"and only {first_common:,} of their first 1,000 merges are in both lists."))
+
+# %% [markdown]
+# ### The merge-count slider
+#
+# Choose a tokenizer with the buttons — your own from section 5, GPT-2 or GPT-4 (and GPT-4o's
+# o200k if your version of the package has it) — and slide the number of merges from 0 to all.
+# The notches are 0, 1, 2, 5, 10, 20, 50, …, so the whole range fits; type any exact count in
+# the box beside it. The line under the slider says what is shown (or "updating…" while it works),
+# then come the token count, tokens per word, bytes per token, the last merge still used, and the
+# tokens as chips (hover for the id). Edit the text, too.
+
+# %%
+SLIDER_TEXT = ("Byte-level BPE starts from 256 single bytes. Each merge joins two tokens into a new one, "
+               "so 50,000 merges make 50,000 new tokens; naïvely, more merges mean fewer tokens.")
+merge_slider = MergeCountSlider(course_tokenizers(own), SLIDER_TEXT, choice="GPT-2", merges=100)
+display(merge_slider.widget)
+
+# %% [markdown]
+# Driven from Python: below, GPT-4 with its first 1,000 merges, checked against the truncated
+# tokenizer, then the same chips as a static picture (it shows even where widgets do not render).
+
+# %%
+merge_slider.choice.value = "GPT-4 (cl100k)"
+merge_slider.set_merges(1000)
+print(merge_slider.message)
+print({key: round(value, 2) for key, value in merge_slider.numbers.items()})
+assert merge_slider.ids == gpt4.truncated(1000).encode(SLIDER_TEXT)
+display(HTML(merge_slider.chips.value))
+
+# %% [markdown]
 # ## Recap
 #
 # * A `.tiktoken` file is only `base64(token) rank` per line; the first 256 ranks are the bytes.
@@ -366,11 +475,15 @@ display(HTML(playground.rows_html))
 # * GPT-4's regex cuts digits into groups of three, keeps a non-letter prefix on words and treats
 #   contractions case-insensitively; its vocabulary has space-run tokens for code. The table above
 #   shows what that does to token counts, sample by sample.
+# * Merge *k* has rank *k*, so a tokenizer's first *k* merges are the tokenizer training would have
+#   made after *k* merges; for GPT-2 and cl100k that is tiktoken with the ranks below 256 + *k*. The
+#   first thousand merges do most of the work; each tenfold increase after that buys less.
 #
 # ## Exercises
 
 # %%
-from bpe_course.exercises.ch10 import TOY_RANKS, check_digit_pretokens, check_gpt4_longer, check_toy_merges
+from bpe_course.exercises.ch10 import (TOY_RANKS, WHOLE_WORD, check_digit_pretokens, check_fewest_merges,
+                                       check_gpt4_longer, check_toy_merges)
 
 TOY_RANKS
 
@@ -417,6 +530,24 @@ check_gpt4_longer("Hello world")  # replace with your text
 #
 # A year with a leading space, such as `"In 1999"`: GPT-2 has the single token `" 1999"`, while
 # GPT-4 splits off the space and then cuts the digits into `"199"` and `"9"`.
+# </details>
+
+# %% [markdown]
+# **Exercise 4.** With how few of GPT-2's merges is `WHOLE_WORD` (the word with its leading space,
+# as it stands in a sentence) a single token? Use the merge-count slider of section 6: choose
+# GPT-2 and type counts into the exact box (or think about what GPT-2's ids are).
+
+# %%
+print(repr(WHOLE_WORD))
+my_merge_count = 50_000  # replace with the fewest merges that make it one token
+check_fewest_merges(my_merge_count, gpt2)
+
+# %% [markdown]
+# <details><summary>Solution</summary>
+#
+# `gpt2.encode(WHOLE_WORD)` is a single id, and in GPT-2 the token made by merge number *m* has
+# id 255 + *m* (ids 0-255 are the bytes), so the answer is that id minus 255. With the slider:
+# try a count in the middle, keep the half where the word becomes whole, and repeat.
 # </details>
 #
 # [← 09 GPT-2, rank for rank](09_gpt2_rank_for_rank.ipynb) · [11 Making training fast →](11_making_training_fast.ipynb)

