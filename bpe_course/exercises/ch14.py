@@ -33,8 +33,8 @@ def check_single_token_numbers(answer: object, candidates: Sequence[int], tokeni
     if given == expected:
         return correct(f"{sorted(expected)}: frequent numbers of GPT-2's training text became tokens, others not.")
     extra, missing = sorted(given - expected), sorted(expected - given)
-    parts = ([f"{len(extra)} of yours take more than one token"] if extra else []) + \
-            ([f"you left out {len(missing)} that are one token"] if missing else [])
+    parts = ([f"{len(extra)} of yours {'takes' if len(extra) == 1 else 'take'} more than one token"] if extra else []) \
+        + ([f"you left out {len(missing)} that {'is' if len(missing) == 1 else 'are'} one token"] if missing else [])
     return wrong("; ".join(parts) + ".", 'len(tok.encode(" 2024")) — mind the leading space.')
 
 

@@ -31,6 +31,7 @@
 # | 11 | [Making training fast](11_making_training_fast.ipynb) | from naive recounting to incremental counts with a heap, in parallel | log-log timing plot, beside Hugging Face `tokenizers` |
 # | 12 | [Train your own](12_train_your_own.ipynb) | a tokenizer trained, saved and loaded on your own text | your tokenizer on your text |
 # | 13 | [The token tax](13_token_tax.ipynb) | one text in 18 languages: what each costs in tokens, relative to English, for GPT-2, GPT-4 and GPT-4o and for your own tokenizers | **token-tax explorer**: choose a training mix |
+# | 14 | [When tokens bite](14_when_tokens_bite.ipynb) | under-trained tokens, spelling, numbers, whitespace and token healing, measured | tables for GPT-2, GPT-4 and GPT-4o |
 #
 # Each chapter ends with 2–4 exercises. Their checkers run your code on hidden cases and tell
 # you the first case that fails, with a hint; solutions are folded away under **Solution**.

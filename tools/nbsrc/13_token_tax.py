@@ -1,7 +1,7 @@
 # %% [markdown]
 # # 13 · The token tax: one text in 18 languages
 #
-# [← 12 Train your own](12_train_your_own.ipynb) · [00 Start here](00_start_here.ipynb)
+# [← 12 Train your own](12_train_your_own.ipynb) · [14 When tokens bite →](14_when_tokens_bite.ipynb)
 #
 # A tokenizer is trained on some text, and it compresses best what it saw most of. For everything
 # else, the same content takes more tokens — and a model that is paid for, limited and trained per
@@ -199,7 +199,7 @@ WINDOW = 8192
 english_tokens = costs[(costs["tokenizer"] == "GPT-4 (cl100k)") & (costs["code"] == "eng")]["tokens"].sum()
 fit = {lang: WINDOW / (english_tokens * table.loc[lang, "GPT-4 (cl100k)"]) * 30 for lang in order}
 display(Markdown(
-    f"With cl100k, all 30 articles take {english_tokens:,} tokens in English. A {WINDOW:,}-token window holds "
+    f"With cl100k, all 30 articles take {english_tokens:,} tokens in English. A window of {WINDOW:,} tokens holds "
     f"about {fit['English']:.0f} articles' worth of English text (more than the whole declaration), and about "
     f"{fit[order[-1]]:.0f} of {order[-1]}."))
 
@@ -265,4 +265,4 @@ check_utf8_bytes(my_bytes_per_char, udhr["tam"]["1"])
 # Tamil: about 3 (a little less, because of the one-byte spaces and punctuation).
 # </details>
 #
-# [← 12 Train your own](12_train_your_own.ipynb) · [00 Start here](00_start_here.ipynb)
+# [← 12 Train your own](12_train_your_own.ipynb) · [14 When tokens bite →](14_when_tokens_bite.ipynb)

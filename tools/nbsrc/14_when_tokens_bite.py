@@ -68,8 +68,7 @@ usage.round(3)
 
 # %% [hide-input]
 display(Markdown(
-    f"{texts['don_quixote'].count(' ') + sum(t.count(' ') for t in texts.values()) - texts['don_quixote'].count(' '):,} "
-    f"words of varied text use only {usage.loc['GPT-2', 'used by the corpora']:,} of GPT-2's "
+    f"{sum(len(t.split()) for t in texts.values()):,} words of varied text use only {usage.loc['GPT-2', 'used by the corpora']:,} of GPT-2's "
     f"{usage.loc['GPT-2', 'ordinary tokens']:,} tokens. That alone proves nothing — these corpora are small next to "
     "a model's training text — but it shows how unevenly a vocabulary is used, and a token that is rare in the "
     "model's training text gets few updates to its embedding."))
@@ -140,10 +139,14 @@ pd.DataFrame(counts).fillna(0).astype(int).rename_axis("tokens per number")
 
 # %% [hide-input]
 gpt2_counts = counts["GPT-2"]
+shapes = Counter(tuple(len(p) for p in gpt.token_bytes(gpt.encode_ordinary(f" {n}"))) for n in range(10_000, 100_000))
+first = next(n for n in range(10_000, 100_000) if len(gpt.encode_ordinary(f" {n}")) == 1)
+split = next(n for n in range(first + 1, 100_000) if len(gpt.encode_ordinary(f" {n}")) > 1)
 display(Markdown(
-    f"GPT-2 spends between {min(gpt2_counts)} and {max(gpt2_counts)} tokens on a number below 100,000, and two "
-    "numbers of the same length can be cut differently — `12345` and `12346` need not share a first piece. With "
-    "cl100k and o200k the pieces depend only on the number of digits."))
+    f"GPT-2 spends between {min(gpt2_counts)} and {max(gpt2_counts)} tokens on a number below 100,000. The 90,000 "
+    f"five-digit numbers alone are cut in {len(shapes)} different ways (piece lengths), and neighbours differ: "
+    f"`{first}` is one token, `{split}` is {pieces(gpt, f' {split}')}. With cl100k and o200k the pieces depend "
+    "only on the number of digits."))
 
 # %% [markdown]
 # Left-to-right groups have a catch of their own: `1234567` is cut `123 · 456 · 7`, so the same
