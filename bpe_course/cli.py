@@ -49,6 +49,13 @@ def cmd_train(args: argparse.Namespace) -> int:
                           "another --format")
     if args.min_frequency < 1:
         args.parser.error(f"--min-frequency must be at least 1, got {args.min_frequency}")
+    out = Path(args.output)
+    targets = [out / "encoder.json", out / "vocab.bpe"] if args.format == "gpt2" else \
+        [out / formats.DEFAULT_FILENAMES[args.format]]
+    existing = [t.name for t in targets if t.exists()]
+    if existing and not args.force:  # subtle: checked before training, so no work is lost either
+        raise CommandError(f"{out} already holds a tokenizer ({', '.join(existing)}); pass --force to replace it, "
+                           "or choose another -o DIR")
     # subtle: a file goes down as a Path, so training streams it; only a built-in corpus is loaded as text
     documents = [Path(source) if os.path.isfile(source) else load_text(source) for source in args.files]
     start = time.perf_counter()
@@ -56,7 +63,6 @@ def cmd_train(args: argparse.Namespace) -> int:
                                           min_frequency=args.min_frequency, progress=not args.quiet)
     seconds = time.perf_counter() - start
     tokenizer = Tokenizer(vocab, merges, specials, pattern=args.pattern)
-    out = Path(args.output)
     out.mkdir(parents=True, exist_ok=True)
     tokenizer.save(out, format=args.format)
     saved = out if args.format == "gpt2" else out / formats.DEFAULT_FILENAMES[args.format]
@@ -219,6 +225,7 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_argument("--format", choices=formats.FORMATS, default="bpe-course",
                        help="file format (default: %(default)s)")
     train.add_argument("-q", "--quiet", action="store_true", help="no progress bar and no summary")
+    train.add_argument("--force", action="store_true", help="replace a tokenizer already saved in DIR")
 
     encode = command("encode", cmd_encode, "encode text to token ids",
                      "examples:\n  bpe-course encode 'Hello world'\n  bpe-course encode --show --tokenizer "
@@ -270,8 +277,18 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Run one command; returns the exit status (0 ok, 1 bad input or file, 2 bad usage)."""
     args = build_parser().parse_args(argv)
+    if sys.stdout is None:  # subtle: started with standard output closed (`>&-`): nothing could be written
+        print(f"{PROG}: error: standard output is closed; nothing can be written", file=sys.stderr)
+        return 1
+    bad = next((a for a in (argv if argv is not None else sys.argv[1:]) if _not_utf8(a)), None)
+    if bad is not None:
+        print(f"{PROG}: error: an argument is not valid UTF-8: {bad.encode('utf-8', 'backslashreplace')!r}; "
+              "pass text as UTF-8, or put it in a file", file=sys.stderr)
+        return 2
     try:
-        return args.func(args)
+        status = args.func(args)
+        sys.stdout.flush()  # subtle: a write error must show now, as a failure, not at exit
+        return status
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)
         return 130
@@ -283,6 +300,15 @@ def main(argv: list[str] | None = None) -> int:
             raise  # developers: the full traceback
         print(f"{PROG}: error: {_one_line(exc)}", file=sys.stderr)
         return 1
+
+
+def _not_utf8(arg: str) -> bool:
+    """Python hands a command-line argument that is not valid UTF-8 over as lone surrogates."""
+    try:
+        arg.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
 
 
 def _one_line(exc: BaseException) -> str:

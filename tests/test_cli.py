@@ -214,3 +214,27 @@ def test_train_min_frequency_and_why_it_stopped(tmp_path):
     assert "stopped early: the most frequent pair left occurs 1 times, fewer than min_frequency=3" in out
     bad = run("train", str(text_file), "--vocab-size", "1000", "--min-frequency", "0", "-o", str(tmp_path / "p"))
     assert bad.returncode == 2 and "--min-frequency must be at least 1" in bad.stderr.decode()
+
+
+def test_train_refuses_to_replace_a_saved_tokenizer_without_force(tmp_path):
+    text_file = tmp_path / "t.txt"
+    text_file.write_text("low lower lowest " * 20, encoding="utf-8")
+    out = tmp_path / "tok"
+    assert run("train", str(text_file), "--vocab-size", "258", "-o", str(out), "-q").returncode == 0
+    before = (out / "bpe_course.json").read_bytes()
+    again = run("train", str(text_file), "--vocab-size", "262", "-o", str(out), "-q")
+    assert again.returncode == 1 and "already holds a tokenizer (bpe_course.json); pass --force" in \
+        one_line_error(again.stderr)
+    assert (out / "bpe_course.json").read_bytes() == before
+    forced = run("train", str(text_file), "--vocab-size", "262", "-o", str(out), "-q", "--force")
+    assert forced.returncode == 0 and (out / "bpe_course.json").read_bytes() != before
+
+
+def test_closed_stdout_and_non_utf8_arguments_fail():
+    closed = subprocess.run([*MODULE, "encode", "hello"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            preexec_fn=lambda: os.close(1))
+    assert closed.returncode == 1 and b"standard output is closed" in closed.stderr
+    full = subprocess.run(f"{' '.join(MODULE)} encode hello > /dev/full", shell=True, capture_output=True)
+    assert full.returncode == 1 and b"No space left on device" in full.stderr
+    bad = subprocess.run([*MODULE, "encode", b"caf\xe9"], capture_output=True)
+    assert bad.returncode == 2 and b"not valid UTF-8" in bad.stderr
