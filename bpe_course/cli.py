@@ -116,6 +116,8 @@ def cmd_encode(args: argparse.Namespace) -> int:
         ids = tokenizer.encode(text)
     if args.show:
         line = render_tokens(tokenizer.token_bytes(ids), use_color(args.color, sys.stdout))
+        encoding = getattr(sys.stdout, "encoding", None) or "utf-8"  # subtle: a terminal that is not UTF-8
+        line = line.encode(encoding, "backslashreplace").decode(encoding)  # gets escapes, not a traceback
     else:
         line = " ".join(map(str, ids))
     print(line)

@@ -79,6 +79,7 @@ def read_text_file(path: str | os.PathLike, errors: str = "strict") -> str:
     if path.is_dir():
         raise CorpusError(f"corpus path is a directory, not a text file: {path}")
     data = path.read_bytes()
+    data = data.removeprefix(b"\xef\xbb\xbf")  # subtle: a leading byte-order mark (Windows Notepad) is not text
     if errors != "strict":
         return data.decode("utf-8", errors=errors)
     return decode_utf8(data, path, CorpusError, "; re-save the file as UTF-8, or read it with errors='replace'")

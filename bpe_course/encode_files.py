@@ -34,7 +34,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from .errors import CorpusError
-from .fast.parallel import byte_cuts
+from .fast.parallel import UTF8_BOM, byte_cuts
 from .files import decode_utf8
 from .tokenizer import Tokenizer
 
@@ -150,7 +150,9 @@ def _text_of(path: Path, start: int, end: int) -> Iterator[str]:
     decoder = codecs.getincrementaldecoder("utf-8")()
     with open(path, "rb") as f:
         f.seek(start)
-        at = start
+        if start == 0 and f.read(3) != UTF8_BOM:  # subtle: a file's leading byte-order mark is not text
+            f.seek(0)
+        at = f.tell()
         while at < end:
             block = f.read(min(READ_BYTES, end - at))
             if not block:

@@ -108,7 +108,8 @@ def _count_file(path: Path, pattern: str | None, specials: list[str], workers: i
         count_parts(add_file, str(path), cuts, specials, counter, counts)
     except UnicodeDecodeError:
         decode_utf8(path.read_bytes(), path, CorpusError)  # raises naming the file and the bad byte's offset
-        raise
+        raise CorpusError(f"{path}: the file changed while it was read (it was not valid UTF-8 then, and is "
+                          "now); train again") from None
 
 
 def _names_a_file(text: str) -> bool:

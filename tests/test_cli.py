@@ -238,3 +238,10 @@ def test_closed_stdout_and_non_utf8_arguments_fail():
     assert full.returncode == 1 and b"No space left on device" in full.stderr
     bad = subprocess.run([*MODULE, "encode", b"caf\xe9"], capture_output=True)
     assert bad.returncode == 2 and b"not valid UTF-8" in bad.stderr
+
+
+def test_show_on_a_terminal_that_is_not_utf8():
+    done = subprocess.run([*MODULE, "encode", "--show", "--color", "héllo ✓"], capture_output=True,
+                          env={**os.environ, "PYTHONIOENCODING": "ascii"})
+    assert done.returncode == 0, done.stderr
+    assert b"\\u2713" in done.stdout and b"\\xe9" in done.stdout

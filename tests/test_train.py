@@ -194,3 +194,15 @@ def test_training_on_a_file_does_not_hold_the_file(tmp_path, docs_text):
         peaks[copies] = int(done.stdout)
     one_copy_kb = len(docs_text.encode()) * 2 / 1024
     assert peaks[4] < peaks[1] + one_copy_kb, (peaks, one_copy_kb)  # 3 more copies of the text cost less than one
+
+
+def test_a_leading_byte_order_mark_is_not_learned(tmp_path):
+    text = "low lower lowest newer newest\n" * 40
+    plain, marked = tmp_path / "plain.txt", tmp_path / "bom.txt"
+    plain.write_text(text, encoding="utf-8")
+    marked.write_bytes(b"\xef\xbb\xbf" + text.encode("utf-8"))
+    vocab, merges = train_bpe(marked, 300)
+    assert (vocab, merges) == train_bpe(plain, 300)
+    assert not any(b"\xef\xbb" in token for token in vocab.values())
+    from bpe_course import corpus
+    assert corpus.load_text(marked) == text

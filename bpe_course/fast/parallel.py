@@ -25,6 +25,7 @@ from .count import SegmentCounter
 _VISIBLE_SPACE = re.compile(rb"[!-~] [!-~]")
 PARALLEL_MIN_CHARS = 2_000_000  # below this, starting a worker process costs more than it saves
 EXPLICIT_MIN_CHARS = 1 << 16  # with workers=N given, texts from this size on are shared out
+UTF8_BOM = b"\xef\xbb\xbf"  # what Windows Notepad puts at the start of a UTF-8 file
 STREAM_BYTES = 1 << 20  # a file is decoded this many bytes at a time, so its text is never whole
 _SHARED: object = None  # what forked workers read: the text, or the path of the file (a big str is never pickled)
 
@@ -47,6 +48,9 @@ def add_file(path: str, start: int, end: int, specials: list[str], counter: Segm
     with open(path, "rb") as f:
         f.seek(start)
         at = start
+        if start == 0 and f.read(3) != UTF8_BOM:  # subtle: a file's leading byte-order mark is not text
+            f.seek(0)
+        at = f.tell()
         while at < end:
             block = f.read(min(STREAM_BYTES, end - at))
             at += len(block)
