@@ -9,6 +9,7 @@ from __future__ import annotations
 import filecmp
 import hashlib
 import json
+import os
 from functools import lru_cache
 
 import pytest
@@ -362,3 +363,51 @@ def test_hf_custom_pattern_with_possessive_repeats(tmp_path):
     text = "abababab xyz 1234567 Hello, WORLD ab\n"
     assert hf.encode(text).ids == tok.encode(text)
     assert Tokenizer.load(tmp_path / "t.json").encode(text) == tok.encode(text)
+
+
+def test_a_gpt2_pair_that_does_not_belong_together_is_refused(tmp_path):
+    text = corpus.load("python_docs")[:20_000]
+    small, big = (Tokenizer(*train_bpe(text, n)) for n in (256 + 144, 256 + 244))
+    small.save(tmp_path / "old", format="gpt2")
+    big.save(tmp_path / "new", format="gpt2")
+    mixed = tmp_path / "mixed"
+    mixed.mkdir()
+    (mixed / "vocab.bpe").write_bytes((tmp_path / "old" / "vocab.bpe").read_bytes())
+    (mixed / "encoder.json").write_bytes((tmp_path / "new" / "encoder.json").read_bytes())
+    with pytest.raises(TokenizerFileError, match=r"encoder\.json: token .* is made by no merge of .*vocab\.bpe .*do not "
+                                                 r"belong together"):
+        Tokenizer.load(mixed)
+    (mixed / "vocab.bpe").write_bytes((tmp_path / "new" / "vocab.bpe").read_bytes())  # new merges, old encoder
+    (mixed / "encoder.json").write_bytes((tmp_path / "old" / "encoder.json").read_bytes())
+    with pytest.raises(TokenizerFileError, match="is not in the vocabulary"):
+        Tokenizer.load(mixed)
+
+
+def test_a_gpt2_save_cut_short_is_never_loaded_as_a_tokenizer(tmp_path, monkeypatch):
+    """Kill the save after each possible file operation: what is on disk loads as the old one, or refuses."""
+    import bpe_course.files as files
+    text = corpus.load("python_docs")[:20_000]
+    old, new = Tokenizer(*train_bpe(text, 256 + 100)), Tokenizer(*train_bpe(text, 256 + 200))
+    real_replace = os.replace
+    for stop_after in range(3):
+        folder = tmp_path / f"t{stop_after}"
+        old.save(folder, format="gpt2")
+        calls = []
+
+        def replace_then_die(src, dst, calls=calls, stop_after=stop_after):
+            if len(calls) == stop_after:
+                raise KeyboardInterrupt("killed")
+            calls.append(dst)
+            real_replace(src, dst)
+
+        monkeypatch.setattr(files.os, "replace", replace_then_die)
+        try:
+            new.save(folder, format="gpt2")
+        except KeyboardInterrupt:
+            pass
+        monkeypatch.setattr(files.os, "replace", real_replace)
+        try:
+            loaded = Tokenizer.load(folder)
+        except TokenizerFileError:
+            continue  # cut between the two files: refused, never a wrong tokenizer
+        assert loaded.merges in (old.merges, new.merges)

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 
 from ..bytelevel import str_to_token, token_to_str
@@ -31,6 +32,8 @@ from ..pretokenize import GPT2_PATTERN
 from .common import TokenizerData, check_merges_known, parse_merge, read_json
 
 VERSION_LINE = "#version: 0.2"
+# How special tokens are written in encoder.json files: <|endoftext|>, <s>, [PAD], ...
+SPECIAL_LOOK = re.compile(r"^(<[^<>]+>|\[[^\[\]]+\])$")
 FILES = ("encoder.json", "vocab.bpe")
 
 
@@ -49,6 +52,7 @@ def read_gpt2_files(encoder_json: str | os.PathLike,
     made = {a + b for a, b in merges}
     vocab: dict[int, bytes] = {}
     specials: dict[str, int] = {}
+    unmade: list[tuple[str, int]] = []
     for text, i in encoder.items():
         if not isinstance(i, int) or isinstance(i, bool) or i < 0:
             raise TokenizerFileError(f"{encoder_json}: token {text!r} has id {i!r}, not a non-negative integer")
@@ -60,11 +64,20 @@ def read_gpt2_files(encoder_json: str | os.PathLike,
             token = None  # not in the byte alphabet: a special token written in plain text
         if token is not None and (len(token) == 1 or token in made):
             vocab[i] = token
+        elif token is not None and not SPECIAL_LOOK.match(text):
+            unmade.append((text, i))
         else:
             vocab[i] = text.encode("utf-8")
             specials[text] = i
     ordinary = {t for i, t in vocab.items() if i not in specials.values()}
     check_merges_known(merges, ordinary, lambda k: f"{vocab_bpe}, line {line_of[k]}")
+    if unmade:
+        # subtle: a byte-alphabet token no merge makes, and not written like a special token: the
+        # encoder.json of a bigger vocabulary beside an older vocab.bpe (a save cut short)
+        text, i = unmade[0]
+        raise TokenizerFileError(f"{encoder_json}: token {text!r} (id {i}) is made by no merge of {vocab_bpe} "
+                                 f"and is not written like a special token (<...> or [...]); {len(unmade)} such "
+                                 "tokens: the two files do not belong together")
     return vocab, merges, specials
 
 
@@ -111,8 +124,10 @@ def save_gpt2(tokenizer, directory: str | os.PathLike) -> None:
     directory = Path(directory)
     encoder, merges = gpt2_file_texts(tokenizer)
     directory.mkdir(parents=True, exist_ok=True)
-    write_atomic(directory / "encoder.json", encoder)
+    # subtle: vocab.bpe first. Cut short between the two, the new merges stand beside the old encoder.json,
+    # whose vocabulary lacks what they make, and loading says the files do not belong together.
     write_atomic(directory / "vocab.bpe", merges)
+    write_atomic(directory / "encoder.json", encoder)
 
 
 def load_gpt2(directory: str | os.PathLike) -> TokenizerData:
