@@ -34,7 +34,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from .errors import CorpusError
-from .fast.parallel import UTF8_BOM, byte_cuts
+from .fast.parallel import UTF8_BOM, byte_cuts, quiet_on_interrupt
 from .files import decode_utf8
 from .tokenizer import Tokenizer
 
@@ -111,7 +111,7 @@ def _run(tokenizer: Tokenizer, args: list[tuple], workers: int | None, bar) -> l
                 if bar is not None:
                     bar.update(a[2] - a[1])
             return results
-        with multiprocessing.get_context("fork").Pool(n_workers) as pool:
+        with multiprocessing.get_context("fork").Pool(n_workers, initializer=quiet_on_interrupt) as pool:
             pending = [pool.apply_async(_encode_range, a) for a in args]
             results = []
             for a, job in zip(args, pending):

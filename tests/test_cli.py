@@ -245,3 +245,25 @@ def test_show_on_a_terminal_that_is_not_utf8():
                           env={**os.environ, "PYTHONIOENCODING": "ascii"})
     assert done.returncode == 0, done.stderr
     assert b"\\u2713" in done.stdout and b"\\xe9" in done.stdout
+
+
+def test_ctrl_c_during_training_says_one_line(tmp_path):
+    import random
+    import signal
+    import time
+    rng = random.Random(1)
+    syllables = ["ka", "lo", "mi", "ne", "su", "ta", "ri", "po", "de", "fa", "gu", "he", "ji", "wo", "ze", "xy"]
+    words = ["".join(rng.choice(syllables) for _ in range(rng.randint(1, 5))) for _ in range(200_000)]
+    big = tmp_path / "big.txt"
+    with open(big, "w", encoding="utf-8") as f:
+        for _ in range(12):  # ~16 MB of varied text: counted by forked workers for a few seconds
+            rng.shuffle(words)
+            f.write(" ".join(words) + "\n")
+    proc = subprocess.Popen([*MODULE, "train", str(big), "--vocab-size", "20000", "-o", str(tmp_path / "o"), "-q"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    time.sleep(1.5)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    assert err.decode().strip().splitlines() == ["bpe-course: interrupted"], err.decode()[-2000:]

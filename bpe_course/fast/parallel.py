@@ -15,6 +15,7 @@ import mmap
 import multiprocessing
 import os
 import re
+import signal
 from collections import Counter
 from pathlib import Path
 
@@ -74,7 +75,7 @@ def count_parts(count, shared, cuts: list[int], specials: list[str], counter: Se
         return
     _SHARED = shared
     try:
-        with multiprocessing.get_context("fork").Pool(len(bounds) - 1) as pool:
+        with multiprocessing.get_context("fork").Pool(len(bounds) - 1, initializer=quiet_on_interrupt) as pool:
             pending = pool.starmap_async(_count_in_worker, [(count, s, e, specials, counter.pattern)
                                                             for s, e in bounds[:-1]])
             count(shared, *bounds[-1], specials, counter)
@@ -82,6 +83,11 @@ def count_parts(count, shared, cuts: list[int], specials: list[str], counter: Se
                 counts.update(part)
     finally:
         _SHARED = None
+
+
+def quiet_on_interrupt() -> None:
+    """In a worker: leave Ctrl-C to the parent, which stops the pool and says so once (no traceback per worker)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _count_in_worker(count, start: int, end: int, specials: list[str], pattern: str | None) -> Counter[str]:
