@@ -25,6 +25,7 @@ test: $(STAMP)
 # Developers: rebuild and re-execute the stored notebooks from tools/nbsrc/.
 notebooks: $(STAMP)
 	$(PY) tools/build_notebooks.py
+	$(PY) tools/widget_stills.py
 
 bench: $(STAMP)
 	$(PY) -m benchmarks
