@@ -193,7 +193,7 @@ def test_sidebar_lists_the_chapters_in_order_and_pages_link_prev_and_next(site):
         sidebar = re.search(r'<nav class="[^"]*bd-docs-nav.*?</nav>', page, re.S).group(0)
         links = [name if href == "#" else href.removesuffix(".html")
                  for href in re.findall(r'<a class="[^"]*reference internal" href="([^"]+)"', sidebar)]
-        assert links == ["index", *names], name  # the page itself is the sidebar's "current" link
+        assert links == ["index", *names, "references"], name  # the page itself is the sidebar's "current" link
         footer = re.search(r'<footer class="prev-next-footer.*?</footer>', page, re.S).group(0)
         previous = "index" if i == 0 else names[i - 1]
         assert f'href="{previous}.html"' in footer, name
@@ -304,7 +304,8 @@ def test_the_merge_tree_still_shows_gpt2s_tokens_of_its_text(site, gpt2_tok):
 
 
 def test_the_playground_still_shows_each_tokenizers_ids(site, gpt2_tok, cl100k_tok):
-    (figure,) = stills((site / "10_gpt4_cl100k.html").read_text(encoding="utf-8"))
+    figure = next(f for f in stills((site / "10_gpt4_cl100k.html").read_text(encoding="utf-8"))
+                  if "bpe-playground" in f)  # the playground's still (the merge-count slider has one too)
     text = html.unescape(re.search(r'bpe-still-area">(.*?)</span>', figure, re.S).group(1))
     rows = dict(re.findall(r'data-name="([^"]+)">(.*?)</div></div>', figure, re.S))
     for name, tok in (("GPT-2", gpt2_tok), ("GPT-4", cl100k_tok)):

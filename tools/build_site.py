@@ -93,6 +93,9 @@ def add_run_locally_box(nb: nbformat.NotebookNode, notebook_name: str) -> None:
 def prepare_notebook(path: Path, dest: Path, stills_dir: Path = STILLS) -> int:
     """Write the website's copy of one chapter to ``dest``; return how many widgets became stills."""
     nb = nbformat.read(path, as_version=4)
+    for cell in nb.cells:  # subtle: pages outside notebooks/ that chapters link to are pages of the site too
+        if cell.cell_type == "markdown":
+            cell.source = cell.source.replace("](../docs/references.md)", "](references.md)")
     swapped = replace_widget_outputs(nb, path.name, stills_dir)
     add_run_locally_box(nb, path.name)
     nbformat.write(nb, dest)
@@ -114,6 +117,7 @@ def write_sources(src: Path, notebooks: Path = NOTEBOOKS, stills_dir: Path = STI
     if "{{ chapter_map }}" not in template:
         raise SiteError(f"{CONF_DIR / 'index.md'} lost its '{{{{ chapter_map }}}}' placeholder")
     (src / "index.md").write_text(template.replace("{{ chapter_map }}", chapter_map().rstrip("\n")), encoding="utf-8")
+    shutil.copyfile(ROOT / "docs" / "references.md", src / "references.md")
     return {path.name: prepare_notebook(path, src / path.name, stills_dir) for path in chapter_notebooks(notebooks)}
 
 

@@ -331,6 +331,26 @@ class StillRenderer:
         field = f'<span class="bpe-still-field bpe-still-select">{_esc(shown)}</span>'
         return self._wrap(state, "bpe-still-dropdown", self._label(state) + field)
 
+    def _draw_togglebuttons(self, _id: str, state: dict) -> str:
+        labels, index = state.get("_options_labels", []), state.get("index")
+        buttons = "".join(f'<span class="bpe-still-button{" bpe-still-button-info" if k == index else ""}">'
+                          f'{_esc(label)}</span>' for k, label in enumerate(labels))
+        return self._wrap(state, "bpe-still-togglebuttons", self._label(state) + buttons)
+
+    def _draw_selectionslider(self, _id: str, state: dict) -> str:
+        labels, index = state.get("_options_labels", []), state.get("index") or 0
+        last = max(len(labels) - 1, 1)
+        shown = labels[index] if 0 <= index < len(labels) else ""
+        inner = (self._label(state) + self._track(0, index, 0, last, [index])
+                 + f'<span class="bpe-still-readout">{_esc(shown)}</span>')
+        return self._wrap(state, "bpe-still-slider", inner)
+
+    def _draw_boundedinttext(self, _id: str, state: dict) -> str:
+        field = f'<span class="bpe-still-field">{_esc(state.get("value", ""))}</span>'
+        return self._wrap(state, "bpe-still-textbox", self._label(state) + field)
+
+    _draw_inttext = _draw_boundedinttext
+
     def _track(self, lo: float, hi: float, vmin: float, vmax: float, handles: list[float]) -> str:
         span = (vmax - vmin) or 1
 
