@@ -14,6 +14,7 @@ next.
 
 from __future__ import annotations
 
+import logging
 import os
 from collections import Counter
 from collections.abc import Iterable
@@ -49,7 +50,7 @@ def count_with_dask(paths: Iterable[str | os.PathLike], special_tokens: Iterable
         with Client(scheduler) as client:
             return client.compute(bag.fold(_add, Counter(), initial=Counter())).result()
     with LocalCluster(processes=processes, n_workers=min(len(files), os.cpu_count() or 1), threads_per_worker=1,
-                      dashboard_address=None) as cluster, Client(cluster) as client:
+                      dashboard_address=None, silence_logs=logging.CRITICAL) as cluster, Client(cluster) as client:
         return client.compute(bag.fold(_add, Counter(), initial=Counter())).result()
 
 

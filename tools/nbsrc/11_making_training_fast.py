@@ -526,7 +526,67 @@ else:
 # differ, and the lists drift apart, although most merges still turn up in both. Neither is wrong:
 # a tie rule is a convention. Comparing HF merge for merge therefore only works up to the first tie;
 # to compare the rest, compare sets, or the tokens each one produces.
+
+# %% [markdown]
+# ## Past one machine: counts add up
 #
+# Rung 4 parallelised the counting and nothing else, and for a good reason. Counting is the only
+# step that reads all the text, and counts **add**: the counts of two halves, summed, are the counts
+# of the whole (a *monoid*: adding is associative, and the empty count changes nothing). So any
+# number of workers, on any number of machines, can each count a part. The merge loop is the
+# opposite: merge *k* depends on every merge before it, so it runs once, in one place, on the sum.
+# `train_counts` is the half of `train_bpe` that starts from counts:
+
+# %%
+from bpe_course import count_pretokens
+from bpe_course.train import train, train_counts
+
+halves = [text[: len(text) // 2], text[len(text) // 2:]]
+summed = count_pretokens(halves[0]) + count_pretokens(halves[1])
+assert summed == count_pretokens(halves)  # two documents: no pre-token crosses from one to the other
+assert train_counts(summed, 256 + 500) == train(halves, 256 + 500)
+print(f"{len(summed):,} distinct pre-tokens from two halves counted apart; merges learned from the sum == train")
+
+# %% [markdown]
+# With many files and many machines, an existing engine does the sharing out. `bpe_course.scale`
+# uses **Dask**: each file is counted on a worker of a cluster (started here on this machine; the
+# same code runs on a real cluster given its scheduler's address), the counts are folded into one,
+# and the merges are learned here:
+
+# %%
+import tempfile
+from pathlib import Path
+
+from bpe_course.scale import count_with_dask
+
+shard_texts = [halves[0], halves[1], corpus.load("python_code")]
+shard_folder = Path(tempfile.mkdtemp())
+shards = []
+for k, shard in enumerate(shard_texts):
+    shards.append(shard_folder / f"shard{k}.txt")
+    shards[-1].write_text(shard, encoding="utf-8")
+dask_counts = count_with_dask(shards, processes=False)
+assert dask_counts == count_pretokens(shard_texts)
+print(f"{len(shards)} files counted by Dask: {sum(dask_counts.values()):,} pre-tokens, "
+      f"{len(dask_counts):,} distinct; equal to counting them here")
+
+# %% [markdown]
+# On this machine, how does the time split between the two halves of training? Counting gets
+# faster with workers and machines; the merge loop does not. (Timings vary from run to run.)
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+novel = corpus.load("don_quixote")
+started = time.perf_counter()
+counts_here = count_pretokens(novel)
+counting = time.perf_counter() - started
+started = time.perf_counter()
+train_counts(counts_here, 256 + 8000)
+merging = time.perf_counter() - started
+print(f"don_quixote, {len(novel):,} characters: counting {counting:.2f} s; learning 8,000 merges from its "
+      f"{len(counts_here):,} distinct pre-tokens: {merging:.2f} s")
+
+# %% [markdown]
 # ## Recap
 #
 # * Rung 1 recounts the whole corpus for every merge. Rung 2 counts each distinct pre-token once,
@@ -537,6 +597,8 @@ else:
 # * Every rung learned exactly the merges of `train_bpe(..., method="naive")`, tie for tie.
 # * Timing against corpus size on a log-log plot turns "how does it scale" into a slope.
 # * HF `tokenizers` breaks ties differently, so its merges agree with ours only up to the first tie.
+# * Counts add up, so counting can be shared out to any number of machines (`bpe_course.scale`
+#   with Dask); the merge loop runs once, on the sum (`train_counts`).
 #
 # ## Exercises
 
