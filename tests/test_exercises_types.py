@@ -29,10 +29,11 @@ from bpe_course.exercises import ch01, ch03, ch04, ch05, ch08, ch10, ch11, ch12
 from bpe_course.exercises.feedback import Feedback
 from bpe_course.pretokenize import GPT2_PATTERN, GPT4_PATTERN, pretokenize
 from bpe_course.tokenizer import Tokenizer
+from bpe_course.widgets.dropout import dropout_merge
 from bpe_course.train import train_bpe
 from bpe_course.wordbpe import count_pairs, merge_pair
 
-MODULES = [importlib.import_module(f"bpe_course.exercises.ch{n:02d}") for n in range(1, 15)]
+MODULES = [importlib.import_module(f"bpe_course.exercises.ch{n:02d}") for n in range(1, 16)]
 
 
 # ---------------------------------------------------------------- what each parameter must be
@@ -181,6 +182,11 @@ SPEC: dict[str, tuple[dict[str, Any], dict[str, Arg | Fn]]] = {
                           {"text": Arg("a string", is_str),
                            "gpt2_tok": Arg("a tokenizer", lambda v: v is None or callable(getattr(v, "encode", None))),
                            "gpt4_tok": Arg("a tokenizer", lambda v: v is None or callable(getattr(v, "encode", None)))}),
+    "check_dropout": ({"my_dropout": dropout_merge},
+                      {"my_dropout": Fn("a list of bytes", lambda v: isinstance(v, list) and all(
+                          isinstance(t, (bytes, bytearray)) for t in v))}),
+    "check_byte_price": ({"answer": 3.0, "text": "low lower"},
+                         {"answer": Arg("a number", is_number), "text": Arg("a string", is_str)}),
     "check_fewest_merges": ({"answer": 300, "gpt2_tok": None},
                             {"answer": Arg("an int", is_int),
                              "gpt2_tok": Arg("a Tokenizer (or None)", lambda v: v is None or isinstance(v, Tokenizer))}),

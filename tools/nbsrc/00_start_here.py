@@ -32,6 +32,7 @@
 # | 12 | [Train your own](12_train_your_own.ipynb) | a tokenizer trained, saved and loaded on your own text | your tokenizer on your text |
 # | 13 | [The token tax](13_token_tax.ipynb) | one text in 18 languages: what each costs in tokens, relative to English, for GPT-2, GPT-4 and GPT-4o and for your own tokenizers | **token-tax explorer**: choose a training mix |
 # | 14 | [When tokens bite](14_when_tokens_bite.ipynb) | under-trained tokens, spelling, numbers, whitespace and token healing, measured | tables for GPT-2, GPT-4 and GPT-4o |
+# | 15 | [Other designs](15_other_designs.ipynb) | SentencePiece, WordPiece, Unigram and BPE-dropout on the same text | **dropout explorer** |
 #
 # Each chapter ends with 2–4 exercises. Their checkers run your code on hidden cases and tell
 # you the first case that fails, with a hint; solutions are folded away under **Solution**.

@@ -1,7 +1,7 @@
 # %% [markdown]
 # # 14 · When tokens bite
 #
-# [← 13 The token tax](13_token_tax.ipynb) · [00 Start here](00_start_here.ipynb)
+# [← 13 The token tax](13_token_tax.ipynb) · [15 Other designs →](15_other_designs.ipynb)
 #
 # A language model never sees letters or digits, only token ids. Several things that surprise
 # people who use models follow directly from how the text was cut. In this chapter you will measure,
@@ -282,4 +282,4 @@ check_heal(my_heal, list(tokenizers.values()))
 # ```
 # </details>
 #
-# [← 13 The token tax](13_token_tax.ipynb) · [00 Start here](00_start_here.ipynb)
+# [← 13 The token tax](13_token_tax.ipynb) · [15 Other designs →](15_other_designs.ipynb)

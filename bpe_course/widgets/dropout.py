@@ -1,0 +1,102 @@
+"""Chapter 15: BPE-dropout (Provilkov et al., 2020) on the package's data model, and a widget that re-samples it.
+
+BPE-dropout trains nothing new: it encodes with the same merges, but at every step each merge
+that could apply is skipped with probability ``p``. The same word then comes out in different,
+always valid, segmentations, which teaches a model that a word can be spelled in pieces. With
+``p = 0`` it is ordinary BPE:
+
+>>> from random import Random
+>>> ranks = {b"lo": 0, b"low": 1, b"er": 2, b"lower": 3}
+>>> dropout_merge(b"lower", ranks, 0.0, Random(0))
+[b'lower']
+>>> dropout_merge(b"lower", ranks, 1.0, Random(0))
+[b'l', b'o', b'w', b'e', b'r']
+"""
+
+from __future__ import annotations
+
+import html
+from random import Random
+
+import ipywidgets as widgets
+
+from ..pretokenize import pretokenize
+from ..tokenizer import Tokenizer
+from ..viz import chips_html, token_label
+
+
+def dropout_merge(piece: bytes, ranks: dict[bytes, int], p: float, rng: Random) -> list[bytes]:
+    """BPE on one pre-token where every applicable merge is dropped with probability ``p`` at each step.
+
+    subtle: a dropped merge is only skipped for this step; the next step draws again. When every
+    applicable merge is dropped, the word stops where it is (Provilkov et al.'s rule).
+    """
+    if not 0.0 <= p <= 1.0:
+        raise ValueError(f"p must be between 0 and 1, got {p!r}")
+    parts = [piece[i:i + 1] for i in range(len(piece))]
+    while len(parts) > 1:
+        kept = [(rank, i) for i in range(len(parts) - 1)
+                if (rank := ranks.get(parts[i] + parts[i + 1])) is not None and rng.random() >= p]
+        if not kept:
+            break
+        _, i = min(kept)  # the lowest rank among the merges not dropped, leftmost on ties
+        parts[i:i + 2] = [parts[i] + parts[i + 1]]
+    return parts
+
+
+def dropout_tokens(tok: Tokenizer, text: str, p: float, rng: Random) -> list[bytes]:
+    """The tokens of ``text`` (pre-tokenized as ``tok`` does) with BPE-dropout inside every pre-token."""
+    ranks = {a + b: k for k, (a, b) in reversed(list(enumerate(tok.merges)))}  # first merge wins a token
+    return [part for piece in pretokenize(text, tok.pattern) for part in dropout_merge(piece.encode("utf-8"), ranks, p, rng)]
+
+
+class DropoutExplorer:
+    """One word, several BPE-dropout samples: a text box, a slider for ``p`` and a re-sample button.
+
+    Parts: ``.text`` (CSS ``bpe-dropout-text``), ``.p`` (``bpe-dropout-p``), ``.resample``
+    (``bpe-dropout-resample``), ``.status`` (``bpe-dropout-status``), ``.rows`` (HTML, one chip row
+    per sample, ``bpe-dropout-rows``), ``.samples`` (the samples' tokens). Samples are seeded, so the
+    same word, ``p`` and draw give the same rows; each re-sample moves to the next seed.
+    """
+
+    def __init__(self, tokenizer: Tokenizer, text: str = " unlowered", p: float = 0.1, n_samples: int = 8) -> None:
+        self.tokenizer, self.n_samples, self.draw = tokenizer, n_samples, 0
+        self.text = widgets.Text(value=text, description="word").add_class("bpe-dropout-text")
+        self.p = widgets.FloatSlider(value=p, min=0.0, max=1.0, step=0.05, description="p", continuous_update=False,
+                                     readout_format=".2f").add_class("bpe-dropout-p")
+        self.resample = widgets.Button(description="re-sample").add_class("bpe-dropout-resample")
+        self.status = widgets.Label("").add_class("bpe-dropout-status")
+        self.rows = widgets.HTML().add_class("bpe-dropout-rows")
+        self.text.observe(lambda _: self.update(), names="value")
+        self.p.observe(lambda _: self.update(), names="value")
+        self.resample.on_click(lambda _: self.next_draw())
+        self.box = widgets.VBox([widgets.HBox([self.text, self.p, self.resample, self.status]), self.rows])
+        self.update()
+
+    def sample(self, text: str, p: float, draw: int) -> list[list[bytes]]:
+        """The ``n_samples`` segmentations of ``text`` for one draw (seeded by the draw number)."""
+        rng = Random(draw)
+        return [dropout_tokens(self.tokenizer, text, p, rng) for _ in range(self.n_samples)]
+
+    def next_draw(self) -> None:
+        self.draw += 1
+        self.update()
+
+    def update(self) -> None:
+        chosen = (self.text.value, self.p.value, self.draw)
+        self.status.value = "sampling…"
+        try:
+            self.samples = self.sample(*chosen)
+            rows = []
+            for k, tokens in enumerate(self.samples):
+                labels = " ".join(token_label(t) for t in tokens)
+                rows.append(f'<div class="bpe-dropout-row" data-tokens="{html.escape(labels)}">'
+                            f"{chips_html(tokens)}</div>")
+            self.rows.value = "".join(rows)
+        finally:
+            self.status.value = ""
+        if (self.text.value, self.p.value, self.draw) != chosen:  # changed while we worked: show the latest
+            self.update()
+
+    def _repr_mimebundle_(self, **kwargs):
+        return self.box._repr_mimebundle_(**kwargs)
