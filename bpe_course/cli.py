@@ -113,7 +113,13 @@ def cmd_encode(args: argparse.Namespace) -> int:
     elif args.specials == "text":
         ids = tokenizer.encode_ordinary(text)
     else:
-        ids = tokenizer.encode(text)
+        try:
+            ids = tokenizer.encode(text)
+        except ValueError as exc:  # subtle: the engine's message names Python arguments; say the options
+            found = next(iter(sorted(s for s in tokenizer.special_tokens if s in text)), "?")
+            raise CommandError(f"the text contains the special token {found!r} and --specials is error; use "
+                               "--specials allow to encode it as its id, or --specials text as ordinary text") \
+                from exc
     if args.show:
         line = render_tokens(tokenizer.token_bytes(ids), use_color(args.color, sys.stdout))
         encoding = getattr(sys.stdout, "encoding", None) or "utf-8"  # subtle: a terminal that is not UTF-8

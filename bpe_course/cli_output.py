@@ -59,6 +59,8 @@ class TokenTable:
 
 def read_stdin_text() -> str:
     """All of standard input as UTF-8 text; a bad byte is reported with its offset."""
+    if sys.stdin is None:  # subtle: started with standard input closed (`<&-`)
+        raise CommandError("standard input is closed: give the text as arguments, or pipe it in")
     if sys.stdin.isatty():
         print("(reading from standard input; end with Ctrl-D)", file=sys.stderr)
     return decode_utf8(sys.stdin.buffer.read(), "standard input", CommandError)

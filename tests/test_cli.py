@@ -267,3 +267,12 @@ def test_ctrl_c_during_training_says_one_line(tmp_path):
     out, err = proc.communicate(timeout=120)
     assert proc.returncode == 130, err
     assert err.decode().strip().splitlines() == ["bpe-course: interrupted"], err.decode()[-2000:]
+
+
+def test_closed_stdin_and_specials_error_in_option_names():
+    closed = subprocess.run([*MODULE, "encode", "-"], stdin=subprocess.DEVNULL, capture_output=True,
+                            preexec_fn=lambda: os.close(0))
+    assert closed.returncode == 1 and one_line_error(closed.stderr).startswith("bpe-course: error: standard input is closed")
+    special = run("encode", "--specials", "error", "a<|endoftext|>b")
+    message = one_line_error(special.stderr)
+    assert special.returncode == 1 and "--specials allow" in message and "allowed_special" not in message
