@@ -33,6 +33,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--encode-mb", type=float, default=1, help="prose encoded in the encoder timings")
     p.add_argument("--long", default="200000,1250000",
                    help="lengths of the long pre-tokens: random letters, one emoji repeated (each also at half)")
+    p.add_argument("--train-long", default="100000,400000",
+                   help="training on long pre-tokens: characters of one repeated letter and of prose with no pattern")
+    p.add_argument("--train-long-cap", type=float, default=120, help="seconds before a long-pre-token training stops")
     p.add_argument("--stream-mb", default="1,16", help="file sizes for encode_iterable's peak memory")
     p.add_argument("--out", default="benchmarks/out", help="folder for the corpus, results.csv, training.png")
     return p.parse_args(argv)
@@ -167,6 +170,27 @@ def bench_long(args) -> list[dict]:
     return rows
 
 
+def bench_train_long(args) -> list[dict]:
+    """Training time on long pre-tokens (Chinese lines, minified code, DNA): ours and HF, each capped."""
+    rows = []
+    for kind, note in (("letter", "one repeated letter: one GPT-2 pre-token"), ("none", "python_docs, no pre-tokenizer")):
+        for n in (int(x) for x in args.train_long.split(",")):
+            print(f"  training on long pre-tokens: {n:,} characters, {kind}", flush=True)
+            result = {}
+            for tool in ("ours", "hf"):
+                result[tool] = run_child({"task": "train_long", "tool": tool, "kind": kind, "n": n, "vocab_size": 1000},
+                                         timeout=args.train_long_cap)
+                r = result[tool] or {"seconds": args.train_long_cap, "bytes": n}
+                r.update(rss_mb=0, worker_rss_mb=0)
+                capped = "" if result[tool] else f" (stopped at the {args.train_long_cap:.0f} s cap)"
+                row = report.summarize("train_long", tool, round(n / MB, 3), n, [r], f"{note}, vocab 1,000{capped}")
+                row["peak_rss_mb"] = row["worker_rss_mb"] = ""
+                rows.append(row)
+            if result["ours"] and result["hf"]:
+                report.set_ratio(rows[-2], result["ours"]["seconds"], result["hf"]["seconds"], "time ours/HF")
+    return rows
+
+
 def bench_stream(args, base: Path, out: Path) -> list[dict]:
     rows = []
     available = base.stat().st_size / MB
@@ -191,7 +215,7 @@ def main(argv: list[str] | None = None) -> list[dict]:
     sizes = [mb for mb in sizes if mb <= available * 1.001] or [available]
     print(description, flush=True)
     rows = bench_training(args, base, out, sizes) + bench_encoding(args, base, out)
-    rows += bench_long(args) + bench_stream(args, base, out)
+    rows += bench_long(args) + bench_train_long(args) + bench_stream(args, base, out)
     report.write_csv(rows, out / "results.csv")
     report.plot_training(rows, out / "training.png", f"BPE training, vocab {args.vocab_size:,}")
     print(f"\n{description}\n")

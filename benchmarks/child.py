@@ -155,7 +155,29 @@ def compare_ids(task: dict) -> dict:
     return out
 
 
-TASKS = {"train": train, "agree_naive": agree_naive, "encode": encode, "long_piece": long_piece,
+def train_long(task: dict) -> dict:
+    """Training where pre-tokens are long: one repeated letter (one GPT-2 pre-token), or prose with no pre-tokenizer."""
+    if task["kind"] == "letter":
+        text, pattern = "a" * task["n"], "gpt2"
+    else:
+        from bpe_course import corpus
+        text, pattern = corpus.load("python_docs")[:task["n"]], "none"
+    if task["tool"] == "hf":
+        from tokenizers import Tokenizer, models, pre_tokenizers, trainers
+        tok = Tokenizer(models.BPE())
+        tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=task["kind"] == "letter")
+        trainer = trainers.BpeTrainer(vocab_size=task["vocab_size"], initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
+                                      show_progress=False)
+        start = time.perf_counter()
+        tok.train_from_iterator([text], trainer)
+        return {"seconds": time.perf_counter() - start, "bytes": len(text.encode())}
+    from bpe_course import train_bpe
+    start = time.perf_counter()
+    train_bpe(text, task["vocab_size"], pattern=pattern)
+    return {"seconds": time.perf_counter() - start, "bytes": len(text.encode())}
+
+
+TASKS = {"train": train, "train_long": train_long, "agree_naive": agree_naive, "encode": encode, "long_piece": long_piece,
          "stream": stream, "compare_ids": compare_ids}
 
 

@@ -21,7 +21,7 @@ def test_benchmark_runs_end_to_end(tmp_path, docs_text):
     done = subprocess.run(
         [sys.executable, "-m", "benchmarks", str(text_file), "--sizes", "0.02,0.04", "--vocab-size", "300",
          "--rounds", "1", "--naive-cap", "20", "--check-kb", "8", "--check-merges", "20", "--encode-mb", "0.01",
-         "--long", "300,600", "--stream-mb", "0.01,0.03", "--out", str(out)],
+         "--long", "300,600", "--train-long", "2000,4000", "--stream-mb", "0.01,0.03", "--out", str(out)],
         cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "time ours/HF" in done.stdout and "throughput vs tiktoken" in done.stdout
@@ -33,7 +33,7 @@ def test_benchmark_runs_end_to_end(tmp_path, docs_text):
     seen = {(r["section"], r["tool"]) for r in rows}
     assert {("train", "ours"), ("train", "hf"), ("train", "naive"), ("naive_check", "naive"), ("encode", "ours"),
             ("encode", "tiktoken"), ("encode", "hf"), ("long_piece", "ours"), ("long_piece", "tiktoken"),
-            ("stream", "ours")} <= seen
+            ("stream", "ours"), ("train_long", "ours"), ("train_long", "hf")} <= seen
     train_ours = [r for r in rows if r["section"] == "train" and r["tool"] == "ours"]
     assert [float(r["size_mb"]) for r in train_ours] == [0.02, 0.04]
     assert all(float(r["median_s"]) > 0 and float(r["ratio"]) > 0 for r in train_ours)

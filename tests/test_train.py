@@ -206,3 +206,11 @@ def test_a_leading_byte_order_mark_is_not_learned(tmp_path):
     assert not any(b"\xef\xbb" in token for token in vocab.values())
     from bpe_course import corpus
     assert corpus.load_text(marked) == text
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.text(alphabet="abc", min_size=1, max_size=6), min_size=1, max_size=8), st.integers(20, 120))
+def test_long_words_fast_equals_naive(pieces, repeat):
+    """Long pre-tokens (pattern none): the fast loop visits a word once per merge however often it holds the pair."""
+    text = "".join(pieces) * repeat
+    assert train_bpe(text, 330, pattern="none") == train_bpe(text, 330, pattern="none", method="naive")

@@ -113,7 +113,7 @@ def _merge_everywhere(pair: str, new: str, words: list[str], freqs: list[int],
     fresh: dict[str, int] = defaultdict(int)
     fresh_where: dict[str, list[int]] = defaultdict(list)
     new_then_a = new + pair[0]
-    for i in where.pop(pair):
+    for i in dict.fromkeys(where.pop(pair)):  # subtle: a long word is listed once per occurrence; visit it once
         word = words[i]
         j = word.find(pair)
         if j < 0:
