@@ -14,8 +14,10 @@ next.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
+import warnings
 from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
@@ -46,12 +48,32 @@ def count_with_dask(paths: Iterable[str | os.PathLike], special_tokens: Iterable
             raise FileNotFoundError(f"no such file: {f}")
     specials = tuple(special_tokens)
     bag = db.from_sequence(files, npartitions=len(files)).map(_count_file, specials, pattern)
-    if scheduler is not None:
-        with Client(scheduler) as client:
+    with _quiet_dask():
+        if scheduler is not None:
+            with Client(scheduler) as client:
+                return client.compute(bag.fold(_add, Counter(), initial=Counter())).result()
+        with LocalCluster(processes=processes, n_workers=min(len(files), os.cpu_count() or 1), threads_per_worker=1,
+                          dashboard_address=None, silence_logs=logging.CRITICAL) as cluster, Client(cluster) as client:
             return client.compute(bag.fold(_add, Counter(), initial=Counter())).result()
-    with LocalCluster(processes=processes, n_workers=min(len(files), os.cpu_count() or 1), threads_per_worker=1,
-                      dashboard_address=None, silence_logs=logging.CRITICAL) as cluster, Client(cluster) as client:
-        return client.compute(bag.fold(_add, Counter(), initial=Counter())).result()
+
+
+@contextlib.contextmanager
+def _quiet_dask():
+    """Dask's own log lines and warnings (a slow event loop on a busy laptop, comms closing) are not the
+    learner's business: silenced for the call, restored after."""
+    loggers = [logging.getLogger(name) for name in list(logging.root.manager.loggerDict)
+               if name.split(".")[0] in ("distributed", "dask", "tornado")]
+    loggers += [logging.getLogger("distributed")]
+    levels = [logger.level for logger in loggers]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for logger in loggers:
+            logger.setLevel(logging.CRITICAL + 1)
+        try:
+            yield
+        finally:
+            for logger, level in zip(loggers, levels):
+                logger.setLevel(level)
 
 
 def _add(a: Counter, b: Counter) -> Counter:
