@@ -60,6 +60,7 @@ FORMATS = ("bpe-course", "hf", "tiktoken", "gpt2")
 # The file each format is written to inside a directory ("gpt2" is the directory itself).
 DEFAULT_FILENAMES = {"bpe-course": "bpe_course.json", "hf": "tokenizer.json", "tiktoken": "tokenizer.tiktoken"}
 _TIKTOKEN_LINE = re.compile(rb"^[A-Za-z0-9+/=]+ \d+\r?$")
+PASS_FORMAT = "pass format=..."  # the hint for Python callers (the command line leaves it out)
 
 
 def save(tokenizer, path: str | os.PathLike, format: str = FORMAT_NAME) -> None:
@@ -130,12 +131,12 @@ def _resolve(path: Path, format: str | None) -> tuple[str, Path, dict | None]:
             return "tiktoken", path, None
         if format is None:
             raise TokenizerFileError(f"{path}: not a tokenizer file this version can recognise (not JSON, not "
-                                     "'<base64> <rank>' lines); pass format=...")
+                                     "'<base64> <rank>' lines); " + PASS_FORMAT)
     data = parse_json(read_utf8(current_file(path), TokenizerFileError), path)
     found = _json_format(data)
     if format is None and found is None:
         raise TokenizerFileError(f"{path}: JSON that is neither a bpe-course tokenizer (\"format\": "
-                                 f"\"{FORMAT_NAME}\") nor a Hugging Face tokenizer.json (\"model\"); pass format=...")
+                                 f"\"{FORMAT_NAME}\") nor a Hugging Face tokenizer.json (\"model\"); " + PASS_FORMAT)
     if found == "tiktoken":
         return "tiktoken", path.with_name(path.name.removesuffix(".json")), None
     return format or found, path, data
@@ -169,7 +170,7 @@ def _resolve_dir(path: Path, format: str | None) -> tuple[str, Path, dict | None
         return format, found[format], None
     if len(found) != 1:
         what = "no saved tokenizer" if not found else f"tokenizers in several formats ({', '.join(found)})"
-        raise TokenizerFileError(f"{path}: a directory with {what}; give the file itself, or pass format=... "
+        raise TokenizerFileError(f"{path}: a directory with {what}; give the file itself, or {PASS_FORMAT} "
                                  f"(file names: encoder.json + vocab.bpe, {', '.join(DEFAULT_FILENAMES.values())})")
     (format, target), = found.items()
     return format, target, None
