@@ -28,6 +28,7 @@ from .corpus import load_text
 from .encode_files import encode_files
 from .errors import CommandError, TokenizerFileError
 from .fast.parallel import UTF8_BOM
+from .files import current_file
 from .lab import default_workspace, prepare_workspace
 from .resources import notebooks_dir
 from .tokenizer import Tokenizer
@@ -82,7 +83,7 @@ def cmd_train(args: argparse.Namespace) -> int:
         args.parser.error(f"--min-frequency must be at least 1, got {args.min_frequency}")
     out = Path(args.output)
     # subtle: a tokenizer in another format counts too: beside it, DIR would no longer load by its name
-    existing = [t.name for fmt in formats.FORMATS for t in saved_files(out, fmt) if t.exists()]
+    existing = [t.name for fmt in formats.FORMATS for t in saved_files(out, fmt) if current_file(t).exists()]
     if existing and not args.force:  # subtle: checked before training, so no work is lost either
         raise CommandError(f"{out} already holds a tokenizer ({', '.join(existing)}); pass --force to replace it, "
                            "or choose another -o DIR")

@@ -289,6 +289,13 @@ def test_train_refuses_a_folder_holding_a_tokenizer_in_another_format_or_a_file(
     assert "already holds a tokenizer (tokenizer.tiktoken, tokenizer.tiktoken.json); pass --force" in \
         one_line_error(again.stderr)
     assert sorted(p.name for p in out.iterdir()) == before
+    pending = tmp_path / "pending" / ".bpe-course-saving"  # a GPT-2 save killed after its commit: it counts
+    pending.mkdir(parents=True)
+    Tokenizer(*train_bpe("low lower lowest " * 5, 260)).save(tmp_path / "g", format="gpt2")
+    for name in ("encoder.json", "vocab.bpe"):
+        (pending / name).write_bytes((tmp_path / "g" / name).read_bytes())
+    refused = run("train", str(text_file), "--vocab-size", "262", "-o", str(pending.parent), "-q", "--format", "gpt2")
+    assert refused.returncode == 1 and "(encoder.json, vocab.bpe)" in one_line_error(refused.stderr)
     a_file = tmp_path / "notes.md"
     a_file.write_text("mine\n", encoding="utf-8")
     into_file = run("train", str(text_file), "--vocab-size", "262", "-o", str(a_file), "-q")
