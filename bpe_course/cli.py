@@ -2,25 +2,33 @@
 
 Usage errors exit with status 2 and a one-line message (argparse's convention); a missing or
 broken file, bad input text or an unknown token id exit with status 1 and a one-line
-``bpe-course: error: ...`` message, never a traceback. Run ``bpe-course COMMAND --help`` for each
-command's options; ``docs/cli_and_formats.md`` has examples.
+``bpe-course: error: ...`` message, never a traceback. Messages name the command's options,
+never the Python arguments behind them. A command that cannot write its output (standard output
+closed or full) fails; an argument that is not valid UTF-8 is refused, naming it; on a terminal
+that is not UTF-8, what it cannot print is shown as escapes (``\\xe9``). ``train`` never replaces
+a saved tokenizer unless ``--force``, and a save is all or nothing (``bpe_course.formats.save``).
+Run ``bpe-course COMMAND --help`` for each command's options; ``docs/cli_and_formats.md`` has
+examples.
 """
 
 from __future__ import annotations
 
 import argparse
 import codecs
+import difflib
 import os
 import re
 import sys
 import time
 from pathlib import Path
 
-from . import __version__, formats, pretrained
-from .cli_output import TokenTable, read_stdin_text, render_tokens, use_color, write_bytes
+from . import __version__, corpus, formats, pretrained
+from .cli_output import TokenTable, find_first, read_stdin_text, render_tokens, use_color, write_bytes
 from .corpus import load_text
 from .encode_files import encode_files
-from .errors import CommandError
+from .errors import CommandError, TokenizerFileError
+from .fast.parallel import UTF8_BOM
+from .files import current_file
 from .lab import default_workspace, prepare_workspace
 from .resources import notebooks_dir
 from .tokenizer import Tokenizer
@@ -34,7 +42,31 @@ def load_tokenizer(spec: str) -> Tokenizer:
     """``gpt2`` / ``cl100k`` / ``o200k`` by name (``./gpt2`` for a directory of that name), else a saved tokenizer."""
     if spec in NAMED_TOKENIZERS:
         return getattr(pretrained, spec)()
-    return Tokenizer.load(spec)
+    try:
+        return Tokenizer.load(spec)
+    except TokenizerFileError as exc:  # subtle: "pass format=..." is Python; here the file itself is named
+        raise CommandError(str(exc).replace(f", or {formats.PASS_FORMAT}", "").replace(f"; {formats.PASS_FORMAT}",
+                                                                                        "")) from None
+
+
+def text_source(source: str) -> str | Path:
+    """A FILE argument: an existing file as a ``Path`` (read by streaming), or a built-in corpus's text."""
+    if os.path.isfile(source):
+        return Path(source)
+    if os.path.exists(source) or source in corpus.names():
+        return load_text(source)  # a folder: its own clear error; a corpus: its text
+    close = difflib.get_close_matches(source, corpus.names(), n=1)
+    hint = f"; did you mean {close[0]!r}?" if close else ""
+    raise CommandError(f"no such file or built-in corpus: {source!r}{hint} (relative paths start at {Path.cwd()}; "
+                       f"built-in corpora: {', '.join(corpus.names())})")
+
+
+def saved_files(out: Path, format: str) -> list[Path]:
+    """The files a save of ``format`` into the folder ``out`` writes."""
+    if format == "gpt2":
+        return [out / "encoder.json", out / "vocab.bpe"]
+    file = out / formats.DEFAULT_FILENAMES[format]
+    return [file, file.with_name(file.name + ".json")] if format == "tiktoken" else [file]
 
 
 # ---- train -------------------------------------------------------------------------------------
@@ -50,14 +82,15 @@ def cmd_train(args: argparse.Namespace) -> int:
     if args.min_frequency < 1:
         args.parser.error(f"--min-frequency must be at least 1, got {args.min_frequency}")
     out = Path(args.output)
-    targets = [out / "encoder.json", out / "vocab.bpe"] if args.format == "gpt2" else \
-        [out / formats.DEFAULT_FILENAMES[args.format]]
-    existing = [t.name for t in targets if t.exists()]
+    # subtle: a tokenizer in another format counts too: beside it, DIR would no longer load by its name
+    existing = [t.name for fmt in formats.FORMATS for t in saved_files(out, fmt) if current_file(t).exists()]
     if existing and not args.force:  # subtle: checked before training, so no work is lost either
         raise CommandError(f"{out} already holds a tokenizer ({', '.join(existing)}); pass --force to replace it, "
                            "or choose another -o DIR")
+    if out.exists() and not out.is_dir():
+        raise CommandError(f"-o {out}: a file, not a folder; give the folder to save the tokenizer in")
     # subtle: a file goes down as a Path, so training streams it; only a built-in corpus is loaded as text
-    documents = [Path(source) if os.path.isfile(source) else load_text(source) for source in args.files]
+    documents = [text_source(source) for source in args.files]
     start = time.perf_counter()
     vocab, merges, _, stop_reason = train(documents, args.vocab_size, specials, pattern=args.pattern,
                                           min_frequency=args.min_frequency, progress=not args.quiet)
@@ -71,9 +104,8 @@ def cmd_train(args: argparse.Namespace) -> int:
         early = f" (stopped early: {stop_reason}; asked for {wanted:,})" if len(merges) < wanted else ""
         print(f"learned {len(merges):,} merges in {seconds:.1f} s{early}: vocab {len(vocab):,} = 256 bytes + "
               f"{len(merges):,} merges + {len(specials)} special token{'' if len(specials) == 1 else 's'}")
-        heads = [_head(d, SUMMARY_BYTES) for d in documents]
-        n_bytes = sum(len(h.encode("utf-8")) for h in heads)
-        total = sum(d.stat().st_size if isinstance(d, Path) else len(d.encode("utf-8")) for d in documents)
+        heads, sizes = zip(*(_head(d, SUMMARY_BYTES) for d in documents))
+        n_bytes, total = sum(len(h.encode("utf-8")) for h in heads), sum(sizes)
         n_words = sum(len(h.split()) for h in heads)
         n_tokens = sum(len(tokenizer.encode(h, allowed_special="all")) for h in heads)
         part = "" if n_bytes == total else f"{total:,} bytes in all; its first {SUMMARY_BYTES // 10**6} MB a file: "
@@ -86,12 +118,16 @@ def cmd_train(args: argparse.Namespace) -> int:
 SUMMARY_BYTES = 10**7  # the summary's tokens/word is measured on at most this much of each file
 
 
-def _head(document: str | Path, limit: int) -> str:
-    """A document's text, or at most ``limit`` bytes of a file (cut at a character boundary)."""
+def _head(document: str | Path, limit: int) -> tuple[str, int]:
+    """A document's text, or at most ``limit`` bytes of a file (cut at a character boundary); and the
+    size in bytes of all its text. A file's leading byte-order mark is not text, as in training."""
     if isinstance(document, str):
-        return document
+        return document, len(document.encode("utf-8"))
     with open(document, "rb") as f:
-        return codecs.getincrementaldecoder("utf-8")().decode(f.read(limit), False)
+        mark = len(UTF8_BOM) if f.read(len(UTF8_BOM)) == UTF8_BOM else 0
+        f.seek(mark)
+        head = codecs.getincrementaldecoder("utf-8")().decode(f.read(limit), False)
+    return head, document.stat().st_size - mark
 
 
 def _ratio(a: int, b: int) -> str:
@@ -120,10 +156,8 @@ def cmd_encode(args: argparse.Namespace) -> int:
             raise CommandError(f"the text contains the special token {found!r} and --specials is error; use "
                                "--specials allow to encode it as its id, or --specials text as ordinary text") \
                 from exc
-    if args.show:
+    if args.show:  # subtle: main() makes a terminal that is not UTF-8 print escapes for what it cannot show
         line = render_tokens(tokenizer.token_bytes(ids), use_color(args.color, sys.stdout))
-        encoding = getattr(sys.stdout, "encoding", None) or "utf-8"  # subtle: a terminal that is not UTF-8
-        line = line.encode(encoding, "backslashreplace").decode(encoding)  # gets escapes, not a traceback
     else:
         line = " ".join(map(str, ids))
     print(line)
@@ -139,6 +173,19 @@ def _encode_files(args: argparse.Namespace) -> int:
     if args.show:
         args.parser.error("--show is for text on the command line, not for --input files")
     tokenizer = load_tokenizer(args.tokenizer)
+    if args.separator is not None and args.separator not in tokenizer.special_tokens:
+        raise CommandError(f"--separator {args.separator!r} is not a special token of {args.tokenizer} (its special "
+                           f"tokens: {', '.join(map(repr, sorted(tokenizer.special_tokens))) or 'none'})")
+    for path in args.input:
+        if not os.path.isfile(path):
+            raise CommandError(f"--input {path}: no such file" if not os.path.exists(path) else
+                               f"--input {path}: a folder, not a text file")
+    if args.specials == "error" and tokenizer.special_tokens:  # subtle: found first, before any work, and named
+        found = find_first(args.input, list(tokenizer.special_tokens))  # by file and offset, as no encoder can
+        if found is not None:
+            raise CommandError(f"{found[0]}, byte offset {found[1]}: the special token {found[2]!r}, and --specials "
+                               "is error; use --specials allow to encode it as its id, or --specials text as "
+                               "ordinary text")
     count = encode_files(tokenizer, args.input, args.output, separator=args.separator, specials=args.specials,
                          workers=args.workers, progress=sys.stderr.isatty())
     print(f"{count:,} ids from {len(args.input)} file{'' if len(args.input) == 1 else 's'} written to {args.output}",
@@ -169,7 +216,7 @@ def cmd_decode(args: argparse.Namespace) -> int:
 
 # ---- stats -------------------------------------------------------------------------------------
 def cmd_stats(args: argparse.Namespace) -> int:
-    texts = [(source, load_text(source)) for source in args.files]  # subtle: a bad file fails before slow loads
+    texts = [(source, _text(text_source(source))) for source in args.files]  # subtle: a bad file fails first
     specs = list(NAMED_TOKENIZERS) + [t for t in (args.tokenizer or []) if t not in NAMED_TOKENIZERS]
     tokenizers = [(spec, load_tokenizer(spec)) for spec in specs]
     table = TokenTable("file", "tokenizer", "vocab", "tokens", "bytes/token", "tokens/word")
@@ -181,6 +228,10 @@ def cmd_stats(args: argparse.Namespace) -> int:
                       _ratio(n_tokens, n_words))
     print(table.render())
     return 0
+
+
+def _text(source: str | Path) -> str:
+    return load_text(source) if isinstance(source, Path) else source
 
 
 # ---- lab ---------------------------------------------------------------------------------------
@@ -256,7 +307,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "(uint16 when every id fits, else uint32)")
     encode.add_argument("--separator", metavar="TOKEN", help="with --input: a special token put after each file, "
                         "e.g. '<|endoftext|>'")
-    encode.add_argument("--workers", type=int, metavar="N", help="with --input: processes (default: all cores)")
+    encode.add_argument("--workers", type=_positive, metavar="N", help="with --input: processes (default: all cores)")
 
     decode = command("decode", cmd_decode, "decode token ids back to text",
                      "examples:\n  bpe-course decode 15496 995\n  bpe-course encode - < a.txt | bpe-course "
@@ -282,17 +333,28 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _positive(text: str) -> int:
+    """An argparse type: a whole number of at least 1."""
+    if not re.fullmatch(r"\s*\+?\d+\s*", text) or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, got {text!r}")
+    return int(text)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run one command; returns the exit status (0 ok, 1 bad input or file, 2 bad usage)."""
+    given = argv if argv is not None else sys.argv[1:]
+    bad = next((k for k, a in enumerate(given, start=1) if _not_utf8(a)), None)
+    if bad is not None:  # subtle: before argparse, which would print the argument back and fail doing so
+        shown = os.fsencode(given[bad - 1]) if os.name == "posix" else given[bad - 1].encode("utf-8", "replace")
+        print(f"{PROG}: error: argument {bad} is not valid UTF-8: {shown!r}; pass text as UTF-8, or put it in a "
+              "file", file=sys.stderr)
+        return 2
     args = build_parser().parse_args(argv)
     if sys.stdout is None:  # subtle: started with standard output closed (`>&-`): nothing could be written
         print(f"{PROG}: error: standard output is closed; nothing can be written", file=sys.stderr)
         return 1
-    bad = next((a for a in (argv if argv is not None else sys.argv[1:]) if _not_utf8(a)), None)
-    if bad is not None:
-        print(f"{PROG}: error: an argument is not valid UTF-8: {bad.encode('utf-8', 'backslashreplace')!r}; "
-              "pass text as UTF-8, or put it in a file", file=sys.stderr)
-        return 2
+    if hasattr(sys.stdout, "reconfigure"):  # subtle: a terminal that is not UTF-8 (LANG=C, PYTHONIOENCODING=ascii)
+        sys.stdout.reconfigure(errors="backslashreplace")  # shows \xe9 for what it cannot print, never a traceback
     try:
         status = args.func(args)
         sys.stdout.flush()  # subtle: a write error must show now, as a failure, not at exit

@@ -12,7 +12,9 @@ a.txt  gpt2        1,234         4.10
 from __future__ import annotations
 
 import os
+import re
 import sys
+from collections.abc import Sequence
 from typing import TextIO
 
 from .errors import CommandError
@@ -71,3 +73,28 @@ def write_bytes(data: bytes) -> None:
     sys.stdout.flush()
     sys.stdout.buffer.write(data)
     sys.stdout.buffer.flush()
+
+
+def find_first(paths: Sequence[str | os.PathLike], texts: Sequence[str],
+               block: int = 1 << 20) -> tuple[str, int, str] | None:
+    """The first of ``texts`` in the files ``paths``: ``(file, byte offset, text)``, or ``None``.
+
+    Reads a block at a time, so a file of any size takes little memory; a text cut in two by a
+    block's edge is found too. (Searching the UTF-8 bytes finds exactly the text's occurrences in
+    the decoded text: no character's bytes can start inside another character.)
+    """
+    wanted = [t.encode("utf-8") for t in texts if t]
+    if not wanted:
+        return None
+    longest = max(map(len, wanted))
+    find = re.compile(b"|".join(re.escape(w) for w in sorted(wanted, key=len, reverse=True))).search
+    for path in paths:
+        with open(path, "rb") as f:
+            start, data = 0, b""  # `data` holds the file from byte `start` on
+            while chunk := f.read(block):
+                data += chunk
+                if found := find(data):
+                    return str(path), start + found.start(), found.group().decode("utf-8")
+                keep = min(len(data), longest - 1)  # subtle: a text cut by the block's edge is found next time
+                start, data = start + len(data) - keep, data[len(data) - keep:]
+    return None

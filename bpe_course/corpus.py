@@ -72,17 +72,23 @@ DESCRIPTIONS = {
 
 def read_text_file(path: str | os.PathLike, errors: str = "strict") -> str:
     """Read a UTF-8 text file. With ``errors="strict"`` a bad byte raises :class:`CorpusError`
-    naming the file and the byte offset; ``"replace"`` turns bad bytes into U+FFFD instead."""
+    naming the file and the byte offset; ``"replace"`` turns bad bytes into U+FFFD instead.
+
+    A byte-order mark at the start of the file (U+FEFF, bytes ``EF BB BF``, which Windows Notepad
+    writes) marks the file as UTF-8 and is not part of the text, so it is dropped -- as training
+    on a file does. A U+FEFF anywhere else is kept. Offsets in errors are offsets in the file.
+    """
     path = Path(path)
     if not path.exists():
         raise FileNotFoundError(f"corpus file not found: {path}")
     if path.is_dir():
         raise CorpusError(f"corpus path is a directory, not a text file: {path}")
     data = path.read_bytes()
-    data = data.removeprefix(b"\xef\xbb\xbf")  # subtle: a leading byte-order mark (Windows Notepad) is not text
     if errors != "strict":
-        return data.decode("utf-8", errors=errors)
-    return decode_utf8(data, path, CorpusError, "; re-save the file as UTF-8, or read it with errors='replace'")
+        text = data.decode("utf-8", errors=errors)
+    else:
+        text = decode_utf8(data, path, CorpusError, "; re-save the file as UTF-8, or read it with errors='replace'")
+    return text.removeprefix("\ufeff")  # subtle: decoded first, so offsets above count the mark's 3 bytes
 
 
 # ---------------------------------------------------------------- built-in corpora

@@ -1,8 +1,10 @@
 """Reading and writing files carefully: UTF-8 with the offset of a bad byte, sha256, atomic writes.
 
-Every module that touches the disk goes through these three helpers, so each rule lives once:
-a bad byte is reported with its offset, a file is hashed in blocks, and a write either happens
-completely or not at all.
+Every module that touches the disk goes through these helpers, so each rule lives once: a bad
+byte is reported with its offset, a file is hashed in blocks, and a write either happens
+completely or not at all -- for one file (:func:`write_atomic`) and for several files that only
+make sense together, such as GPT-2's ``encoder.json`` + ``vocab.bpe`` (:func:`write_files_atomic`,
+read back through :func:`current_file`).
 
 >>> decode_utf8(b"caf\\xc3\\xa9", "menu.txt", ValueError)
 'café'
@@ -16,8 +18,14 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 import tempfile
+from collections.abc import Mapping
 from pathlib import Path
+
+# Inside a folder: the files of a save that has happened (was committed) but was not yet moved
+# into place, because the process was killed. See write_files_atomic.
+SAVING = ".bpe-course-saving"
 
 
 def decode_utf8(data: bytes, source: object, error: type[Exception], hint: str = "") -> str:
@@ -57,9 +65,13 @@ def write_atomic(path: str | os.PathLike, data: str | bytes) -> None:
         if isinstance(data, str):
             with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
                 f.write(data)
+                f.flush()
+                os.fsync(f.fileno())  # subtle: on disk before the rename, so a power cut cannot empty it
         else:
             with os.fdopen(fd, "wb") as f:
                 f.write(data)
+                f.flush()
+                os.fsync(f.fileno())
         os.chmod(tmp, 0o666 & ~_umask())  # subtle: mkstemp makes 0600 files; give the usual mode
         os.replace(tmp, path)
     except BaseException:
@@ -71,3 +83,88 @@ def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
     return mask
+
+
+def write_files_atomic(directory: str | os.PathLike, files: Mapping[str, str | bytes]) -> None:
+    """Write ``files`` (``{name: text or bytes}``) into ``directory`` as one change.
+
+    Whatever moment the process is killed at, a reader that opens each file through
+    :func:`current_file` finds either all the old files or all the new ones, never a mix. Other
+    files in ``directory`` (the learner's) are never touched. How:
+
+    1. the new files are written into the hidden folder ``.bpe-course-saving.tmp`` inside
+       ``directory`` (nobody reads there; a save killed now leaves the old files in charge);
+    2. that folder is renamed to ``.bpe-course-saving``: one atomic rename, the moment the save
+       happens (the commit). From now on :func:`current_file` reads the new files from there;
+    3. the files are moved into place one by one (each move atomic), and the folder is removed.
+
+    The next save into ``directory`` first finishes a committed save (:func:`finish_save`) and
+    throws away an uncommitted one. One save at a time into a folder: two processes saving into
+    the same folder at once are not supported. A text is written as UTF-8, its line ends as they are.
+
+    >>> import tempfile, pathlib
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     write_files_atomic(tmp, {"a.txt": "one", "b.bin": b"two"})
+    ...     sorted(p.name for p in pathlib.Path(tmp).iterdir()), current_file(pathlib.Path(tmp) / "b.bin").read_bytes()
+    (['a.txt', 'b.bin'], b'two')
+    """
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    finish_save(directory)  # subtle: a committed save must land before a newer one, or it would win later
+    staging = directory / (SAVING + ".tmp")
+    if staging.is_dir():
+        shutil.rmtree(staging)  # a save killed before its commit: never seen by anyone, so thrown away
+    staging.mkdir()
+    for name, data in files.items():
+        if Path(name).name != name or name in (".", ".."):
+            raise ValueError(f"write_files_atomic takes plain file names, not {name!r}")
+        with open(staging / name, "wb") as f:
+            f.write(data.encode("utf-8") if isinstance(data, str) else data)
+            f.flush()
+            os.fsync(f.fileno())
+    _sync_folder(staging)
+    os.replace(staging, directory / SAVING)  # the commit: from here on, readers see the new files
+    _sync_folder(directory)
+    finish_save(directory)
+
+
+def finish_save(directory: str | os.PathLike) -> None:
+    """Move the files of a committed but unfinished save (``.bpe-course-saving``) into place."""
+    directory = Path(directory)
+    pending = directory / SAVING
+    if not pending.is_dir():
+        return
+    for staged in sorted(pending.iterdir()):
+        os.replace(staged, directory / staged.name)
+    _sync_folder(directory)
+    pending.rmdir()
+
+
+def current_file(path: str | os.PathLike) -> Path:
+    """Where the current content of ``path`` is: ``path`` itself, or, after a save that was killed
+    between its commit and its end, the new file still waiting in ``.bpe-course-saving``."""
+    path = Path(path)
+    staged = path.parent / SAVING / path.name
+    return staged if staged.is_file() else path
+
+
+def file_names(directory: str | os.PathLike, pattern: str) -> list[str]:
+    """The names of the files in ``directory`` that match ``pattern`` (``"*.tiktoken"``), sorted,
+    those of a committed but unfinished save included (see :func:`current_file`)."""
+    directory = Path(directory)
+    found = {p.name for folder in (directory, directory / SAVING) for p in folder.glob(pattern) if p.is_file()}
+    return sorted(found)
+
+
+def _sync_folder(directory: Path) -> None:
+    """Make a folder's renames durable (POSIX); a no-op where a folder cannot be opened (Windows)."""
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass  # subtle: some file systems refuse fsync on a folder; the rename itself is still atomic
+    finally:
+        os.close(fd)

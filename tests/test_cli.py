@@ -276,3 +276,109 @@ def test_closed_stdin_and_specials_error_in_option_names():
     special = run("encode", "--specials", "error", "a<|endoftext|>b")
     message = one_line_error(special.stderr)
     assert special.returncode == 1 and "--specials allow" in message and "allowed_special" not in message
+
+
+def test_train_refuses_a_folder_holding_a_tokenizer_in_another_format_or_a_file(tmp_path):
+    text_file = tmp_path / "t.txt"
+    text_file.write_text("low lower lowest " * 20, encoding="utf-8")
+    out = tmp_path / "tok"
+    assert run("train", str(text_file), "--vocab-size", "258", "-o", str(out), "-q", "--format", "tiktoken").returncode == 0
+    before = sorted(p.name for p in out.iterdir())
+    again = run("train", str(text_file), "--vocab-size", "262", "-o", str(out), "-q")  # bpe-course beside it
+    assert again.returncode == 1
+    assert "already holds a tokenizer (tokenizer.tiktoken, tokenizer.tiktoken.json); pass --force" in \
+        one_line_error(again.stderr)
+    assert sorted(p.name for p in out.iterdir()) == before
+    pending = tmp_path / "pending" / ".bpe-course-saving"  # a GPT-2 save killed after its commit: it counts
+    pending.mkdir(parents=True)
+    Tokenizer(*train_bpe("low lower lowest " * 5, 260)).save(tmp_path / "g", format="gpt2")
+    for name in ("encoder.json", "vocab.bpe"):
+        (pending / name).write_bytes((tmp_path / "g" / name).read_bytes())
+    refused = run("train", str(text_file), "--vocab-size", "262", "-o", str(pending.parent), "-q", "--format", "gpt2")
+    assert refused.returncode == 1 and "(encoder.json, vocab.bpe)" in one_line_error(refused.stderr)
+    a_file = tmp_path / "notes.md"
+    a_file.write_text("mine\n", encoding="utf-8")
+    into_file = run("train", str(text_file), "--vocab-size", "262", "-o", str(a_file), "-q")
+    assert into_file.returncode == 1 and "a file, not a folder" in one_line_error(into_file.stderr)
+    assert a_file.read_text(encoding="utf-8") == "mine\n"
+
+
+def test_output_on_a_terminal_that_is_not_utf8(tmp_path):
+    """Every command's output, not only --show: what the terminal cannot print becomes an escape."""
+    text_file = tmp_path / "naïve.txt"
+    text_file.write_text("héllo wörld " * 30, encoding="utf-8")
+    env = {**os.environ, "PYTHONIOENCODING": "ascii"}
+    stats = subprocess.run([*MODULE, "stats", str(text_file)], capture_output=True, env=env)
+    assert stats.returncode == 0, stats.stderr
+    assert b"na\\xefve.txt" in stats.stdout
+    trained = subprocess.run([*MODULE, "train", str(text_file), "--vocab-size", "260", "-o", str(tmp_path / "tök")],
+                             capture_output=True, env=env)
+    assert trained.returncode == 0, trained.stderr
+    assert b"saved (bpe-course) to " in trained.stdout and b"t\\xf6k" in trained.stdout
+
+
+def test_a_non_utf8_argument_is_named_as_given():
+    bad = subprocess.run([*MODULE, "encode", "--tokenizer", "gpt2", b"caf\xe9"], capture_output=True)
+    message = one_line_error(bad.stderr)
+    assert bad.returncode == 2 and "argument 4 is not valid UTF-8: b'caf\\xe9'" in message, message
+
+
+def test_encode_files_errors_name_the_options_and_the_place(tmp_path):
+    clean, with_special = tmp_path / "clean.txt", tmp_path / "later.txt"
+    clean.write_text("plain text " * 100, encoding="utf-8")
+    with_special.write_bytes("Grüße ".encode() * 50 + b"<|endoftext|> more")
+    out = tmp_path / "ids.npy"
+    found = run("encode", "--input", str(clean), str(with_special), "-o", str(out), "--specials", "error")
+    message = one_line_error(found.stderr)
+    assert found.returncode == 1 and not out.exists()
+    assert f"later.txt, byte offset {len('Grüße '.encode()) * 50}: the special token '<|endoftext|>'" in message
+    assert "--specials allow" in message and "allowed_special" not in message
+    separator = run("encode", "--input", str(clean), "-o", str(out), "--separator", "<|end|>")
+    assert separator.returncode == 1
+    assert "--separator '<|end|>' is not a special token of gpt2" in one_line_error(separator.stderr)
+    for workers in ("0", "-2"):
+        bad = run("encode", "--input", str(clean), "-o", str(out), "--workers", workers)
+        assert bad.returncode == 2 and b"--workers: expected a whole number of at least 1" in bad.stderr
+
+
+def test_file_and_tokenizer_errors_name_no_python_arguments(tmp_path, capsys):
+    both = tmp_path / "both"
+    both.mkdir()
+    Tokenizer(*train_bpe("low lower lowest " * 5, 260)).save(both)
+    Tokenizer(*train_bpe("low lower lowest " * 5, 260)).save(both, format="hf")
+    cases = [(["stats", "python_doc"], "no such file or built-in corpus: 'python_doc'; did you mean 'python_docs'?"),
+             (["train", "notes", "--vocab-size", "300", "-o", str(tmp_path / "o")], "no such file or built-in corpus"),
+             (["encode", "--tokenizer", str(both), "x"], "several formats .*give the file itself")]
+    for args, message in cases:
+        assert main(args) == 1, args
+        err = capsys.readouterr().err
+        assert re.fullmatch(f"bpe-course: error: .*{message}.*\n", err), err
+        assert not any(python in err for python in ("load_text", "text=", "format=")), err
+
+
+def test_training_on_a_file_with_a_byte_order_mark(tmp_path):
+    """Windows Notepad's mark is not text: the same tokenizer and the same summary as without it."""
+    text = corpus.load("languages/fr")
+    plain, marked = tmp_path / "plain.txt", tmp_path / "notepad.txt"
+    plain.write_bytes(text.encode("utf-8"))
+    marked.write_bytes(b"\xef\xbb\xbf" + text.encode("utf-8"))
+    results = [run("train", str(path), "--vocab-size", "400", "-o", str(tmp_path / path.stem)) for path in (plain, marked)]
+    assert all(r.returncode == 0 for r in results), [r.stderr for r in results]
+    summaries = [next(line for line in r.stdout.decode().splitlines() if line.startswith("training text:"))
+                 for r in results]
+    assert summaries[0] == summaries[1] and f"{len(text.encode('utf-8')):,} bytes" in summaries[0]
+    loaded = Tokenizer.load(tmp_path / "notepad")
+    assert not any(b"\xef\xbb\xbf" in token for token in loaded.vocab.values())
+    assert loaded.merges == Tokenizer.load(tmp_path / "plain").merges
+
+
+def test_find_first_finds_a_text_cut_by_a_block_edge(tmp_path):
+    from bpe_course.cli_output import find_first
+    first, second = tmp_path / "a.txt", tmp_path / "b.txt"
+    first.write_bytes("no specials here, ünïcödé only ".encode() * 3)
+    second.write_bytes("Grüße <|pa".encode() + b" <|endoftext|> then <|pad|>")
+    specials = ["<|endoftext|>", "<|pad|>"]
+    oracle = second.read_bytes().find(b"<|endoftext|>")
+    for block in range(1, 40):  # the token falls across every possible edge
+        assert find_first([first, second], specials, block=block) == (str(second), oracle, "<|endoftext|>"), block
+    assert find_first([first], specials, block=3) is None

@@ -9,7 +9,6 @@ from __future__ import annotations
 import filecmp
 import hashlib
 import json
-import os
 from functools import lru_cache
 
 import pytest
@@ -379,35 +378,40 @@ def test_a_gpt2_pair_that_does_not_belong_together_is_refused(tmp_path):
         Tokenizer.load(mixed)
     (mixed / "vocab.bpe").write_bytes((tmp_path / "new" / "vocab.bpe").read_bytes())  # new merges, old encoder
     (mixed / "encoder.json").write_bytes((tmp_path / "old" / "encoder.json").read_bytes())
-    with pytest.raises(TokenizerFileError, match="is not in the vocabulary"):
+    with pytest.raises(TokenizerFileError, match=r"vocab\.bpe, line 146: the merge's result .* is not in the "
+                                                 r"vocabulary \(.*encoder\.json\): the two files do not belong"):
         Tokenizer.load(mixed)
 
 
-def test_a_gpt2_save_cut_short_is_never_loaded_as_a_tokenizer(tmp_path, monkeypatch):
-    """Kill the save after each possible file operation: what is on disk loads as the old one, or refuses."""
-    import bpe_course.files as files
+def test_a_tiktoken_pair_that_does_not_belong_together_is_refused(tmp_path):
+    """A .tiktoken file beside another save's sidecar: by the rank count, or (same size) by the sha256."""
     text = corpus.load("python_docs")[:20_000]
-    old, new = Tokenizer(*train_bpe(text, 256 + 100)), Tokenizer(*train_bpe(text, 256 + 200))
-    real_replace = os.replace
-    for stop_after in range(3):
-        folder = tmp_path / f"t{stop_after}"
-        old.save(folder, format="gpt2")
-        calls = []
+    small, big = (Tokenizer(*train_bpe(text, n)) for n in (256 + 144, 256 + 244))
+    other = Tokenizer(*train_bpe(corpus.load("python_code")[:20_000], 256 + 144))
+    for name, tok in (("small", small), ("big", big), ("other", other)):
+        tok.save(tmp_path / f"{name}.tiktoken", format="tiktoken")
+    mixed = tmp_path / "mixed.tiktoken"
+    for ranks, side, message in (("big", "small", r"500 ranks, but mixed\.tiktoken\.json says 400"),
+                                 ("small", "big", r"400 ranks, but mixed\.tiktoken\.json says 500"),
+                                 ("other", "small", r"its sha256 differs from the one in mixed\.tiktoken\.json")):
+        mixed.write_bytes((tmp_path / f"{ranks}.tiktoken").read_bytes())
+        formats.tiktoken_bpe.sidecar_path(mixed).write_bytes((tmp_path / f"{side}.tiktoken.json").read_bytes())
+        with pytest.raises(TokenizerFileError, match=rf"mixed\.tiktoken: {message}"):
+            Tokenizer.load(mixed)
 
-        def replace_then_die(src, dst, calls=calls, stop_after=stop_after):
-            if len(calls) == stop_after:
-                raise KeyboardInterrupt("killed")
-            calls.append(dst)
-            real_replace(src, dst)
 
-        monkeypatch.setattr(files.os, "replace", replace_then_die)
-        try:
-            new.save(folder, format="gpt2")
-        except KeyboardInterrupt:
-            pass
-        monkeypatch.setattr(files.os, "replace", real_replace)
-        try:
-            loaded = Tokenizer.load(folder)
-        except TokenizerFileError:
-            continue  # cut between the two files: refused, never a wrong tokenizer
-        assert loaded.merges in (old.merges, new.merges)
+def test_gpt2_save_refuses_what_would_not_read_back(tmp_path):
+    """GPT-2's files tell special tokens apart only by their look; what the rule would misread is not written."""
+    vocab, merges = train_bpe("low low lower lowest", 260)
+    for specials, extra, message in ((["ENDOFTEXT"], {}, r"special token 'ENDOFTEXT' \(id 260\) is made by no "
+                                                         r"merge and is not written like a special token"),
+                                     ([], {260: b"xyz"}, r"ordinary token 'xyz' \(id 260\) is made by no merge"),
+                                     ([], {260: b"<b>"}, r"ordinary token '<b>' \(id 260\) is made by no merge, so "
+                                                         r"GPT-2's files would read it back as a special token")):
+        full = {**vocab, **extra, **{260 + k: s.encode() for k, s in enumerate(specials)}}
+        with pytest.raises(ValueError, match=message):
+            Tokenizer(full, merges, specials).save(tmp_path / "t", format="gpt2")
+        assert not (tmp_path / "t").exists() or not any((tmp_path / "t").iterdir())
+    fine = Tokenizer({**vocab, 260: b"<|end|><|pad|>", 261: "\u2400".encode()}, merges, ["<|end|><|pad|>", "\u2400"])
+    fine.save(tmp_path / "fine", format="gpt2")  # bracketed, or outside the byte alphabet: read back as specials
+    assert_same_tokenizer(Tokenizer.load(tmp_path / "fine"), fine)

@@ -41,28 +41,45 @@ def add_text(text: str, start: int, end: int, specials: list[str], counter: Segm
 def add_file(path: str, start: int, end: int, specials: list[str], counter: SegmentCounter) -> None:
     """Read bytes ``start:end`` of the file ``path`` a block at a time, cutting the text only at safe places.
 
+    A byte that is not UTF-8 raises :class:`CorpusError` naming the file and the byte's offset in
+    it -- the bytes as read, so a file rewritten while training reads it is reported the same way.
+    A leading byte-order mark (U+FEFF, ``EF BB BF``: Windows Notepad writes one) is not text, and is
+    skipped.
+
     subtle: only this range is ever in memory, a block at a time, so a worker's memory does not
     grow with the file; and a path, unlike the file's bytes, is cheap to hand to a worker.
     """
-    decode = codecs.getincrementaldecoder("utf-8")().decode
+    decoder = codecs.getincrementaldecoder("utf-8")()
     carry = ""
     with open(path, "rb") as f:
         f.seek(start)
-        at = start
         if start == 0 and f.read(3) != UTF8_BOM:  # subtle: a file's leading byte-order mark is not text
             f.seek(0)
         at = f.tell()
         while at < end:
             block = f.read(min(STREAM_BYTES, end - at))
+            last = at + len(block) >= end or not block
+            text = carry + _decode(decoder, block, last, path, at)
             at += len(block)
-            last = at >= end or not block
-            text = carry + decode(block, last)
             cut = len(text) if last else safe_cut(text, counter.pattern, specials, limit=len(text) - 1)
             add_text(text, 0, cut, specials, counter)
             carry = text[cut:]
             if not block:
                 break
     add_text(carry, 0, len(carry), specials, counter)
+
+
+def _decode(decoder: codecs.IncrementalDecoder, block: bytes, last: bool, path: str, at: int) -> str:
+    """``decoder.decode(block, last)`` for the block read at offset ``at`` of ``path``; a bad byte is a
+    :class:`CorpusError` with its offset in the file (the error alone knows only its offset in the block)."""
+    try:
+        return decoder.decode(block, last)
+    except UnicodeDecodeError as exc:
+        # subtle: the decoder still holds the undecoded tail of the block before (a character cut in
+        # two); the failed call put it in front of this block, so offsets start that many bytes earlier.
+        held = len(decoder.getstate()[0])
+        raise CorpusError(f"{path}: not valid UTF-8 at byte offset {at - held + exc.start} "
+                          f"(byte 0x{exc.object[exc.start]:02x}); re-save the file as UTF-8") from None
 
 
 def count_parts(count, shared, cuts: list[int], specials: list[str], counter: SegmentCounter,

@@ -20,6 +20,11 @@ inside it. ``load(path)`` accepts a file, or a directory holding exactly one sav
 Every broken file raises :class:`~bpe_course.errors.TokenizerFileError` naming the file and the
 line or JSON key.
 
+A save is all or nothing (:func:`save`): killed at any moment, it leaves the complete old
+tokenizer or the complete new one, and the other files in the folder as they were. A two-file
+pair mixed up by hand (a GPT-2 ``encoder.json`` beside another tokenizer's ``vocab.bpe``, a
+``.tiktoken`` file beside another's sidecar) is refused on loading, naming both files.
+
 >>> import tempfile, pathlib
 >>> from bpe_course import GPT2_PATTERN
 >>> vocab = {i: bytes([i]) for i in range(256)} | {256: b"ow", 257: b"low"}
@@ -41,7 +46,7 @@ import re
 from pathlib import Path
 
 from ..errors import TokenizerFileError
-from ..files import read_utf8, write_atomic
+from ..files import current_file, file_names, read_utf8, write_atomic
 from .common import TokenizerData, parse_json
 from .gpt2 import gpt2_file_texts, load_gpt2, read_gpt2_files, save_gpt2
 from .hf import load_hf, save_hf
@@ -55,12 +60,17 @@ FORMATS = ("bpe-course", "hf", "tiktoken", "gpt2")
 # The file each format is written to inside a directory ("gpt2" is the directory itself).
 DEFAULT_FILENAMES = {"bpe-course": "bpe_course.json", "hf": "tokenizer.json", "tiktoken": "tokenizer.tiktoken"}
 _TIKTOKEN_LINE = re.compile(rb"^[A-Za-z0-9+/=]+ \d+\r?$")
+PASS_FORMAT = "pass format=..."  # the hint for Python callers (the command line leaves it out)
 
 
 def save(tokenizer, path: str | os.PathLike, format: str = FORMAT_NAME) -> None:
     """Write ``tokenizer`` (anything with vocab, merges, special_tokens, pattern) to ``path`` in ``format``.
 
-    Nothing is left half-written on failure.
+    A save is all or nothing, whatever moment it fails or the process is killed at: the files are
+    written under temporary names beside their targets and renamed into place, and the two-file
+    formats (``gpt2``, ``tiktoken``) change both files as one (see
+    :func:`bpe_course.files.write_files_atomic`), so what is on disk is always the complete old
+    tokenizer or the complete new one. Other files in the folder are never touched.
     """
     path = Path(path)
     _check_format(format)
@@ -80,7 +90,7 @@ def save(tokenizer, path: str | os.PathLike, format: str = FORMAT_NAME) -> None:
 def load(path: str | os.PathLike, format: str | None = None) -> TokenizerData:
     """Read a tokenizer saved in any of :data:`FORMATS`; the format is detected when not given."""
     path = Path(path)
-    if not path.exists():
+    if not current_file(path).exists():
         raise FileNotFoundError(f"no tokenizer at {path}")
     if format is not None:
         _check_format(format)
@@ -114,19 +124,19 @@ def _resolve(path: Path, format: str | None) -> tuple[str, Path, dict | None]:
         return "tiktoken", path.with_name(path.name[:-len(".json")]), None
     if format == "tiktoken" or (format is None and path.suffix == ".tiktoken"):
         return "tiktoken", path, None
-    head = path.read_bytes()[:4096]
+    head = current_file(path).read_bytes()[:4096]
     if head.lstrip()[:1] != b"{":
         first = head.split(b"\n", 1)[0]
         if format is None and _TIKTOKEN_LINE.match(first):
             return "tiktoken", path, None
         if format is None:
             raise TokenizerFileError(f"{path}: not a tokenizer file this version can recognise (not JSON, not "
-                                     "'<base64> <rank>' lines); pass format=...")
-    data = parse_json(read_utf8(path, TokenizerFileError), path)
+                                     "'<base64> <rank>' lines); " + PASS_FORMAT)
+    data = parse_json(read_utf8(current_file(path), TokenizerFileError), path)
     found = _json_format(data)
     if format is None and found is None:
         raise TokenizerFileError(f"{path}: JSON that is neither a bpe-course tokenizer (\"format\": "
-                                 f"\"{FORMAT_NAME}\") nor a Hugging Face tokenizer.json (\"model\"); pass format=...")
+                                 f"\"{FORMAT_NAME}\") nor a Hugging Face tokenizer.json (\"model\"); " + PASS_FORMAT)
     if found == "tiktoken":
         return "tiktoken", path.with_name(path.name.removesuffix(".json")), None
     return format or found, path, data
@@ -144,12 +154,13 @@ def _json_format(data: object) -> str | None:
 
 def _resolve_dir(path: Path, format: str | None) -> tuple[str, Path, dict | None]:
     found = {}
-    if (path / "encoder.json").is_file() and (path / "vocab.bpe").is_file():
+    if all(current_file(path / name).is_file() for name in ("encoder.json", "vocab.bpe")):
         found["gpt2"] = path
     for fmt in ("bpe-course", "hf"):
         if (path / DEFAULT_FILENAMES[fmt]).is_file():
             found[fmt] = path / DEFAULT_FILENAMES[fmt]
-    ranks = sorted(p for p in path.glob("*.tiktoken") if sidecar_path(p).is_file())
+    ranks = [path / name for name in file_names(path, "*.tiktoken")
+             if current_file(sidecar_path(path / name)).is_file()]
     if len(ranks) == 1 or (ranks and format == "tiktoken"):
         found["tiktoken"] = ranks[0]
     if format is not None:
@@ -159,7 +170,7 @@ def _resolve_dir(path: Path, format: str | None) -> tuple[str, Path, dict | None
         return format, found[format], None
     if len(found) != 1:
         what = "no saved tokenizer" if not found else f"tokenizers in several formats ({', '.join(found)})"
-        raise TokenizerFileError(f"{path}: a directory with {what}; give the file itself, or pass format=... "
+        raise TokenizerFileError(f"{path}: a directory with {what}; give the file itself, or {PASS_FORMAT} "
                                  f"(file names: encoder.json + vocab.bpe, {', '.join(DEFAULT_FILENAMES.values())})")
     (format, target), = found.items()
     return format, target, None

@@ -16,6 +16,10 @@ made by exactly one merge. A tokenizer that breaks this (ids in some other order
 merge makes) cannot be written without changing its ids: :func:`save_tiktoken` raises and names
 the culprit; ``Tokenizer.renumbered()`` gives the same tokenizer with rank ids (ids change, splits don't).
 
+The two files are written as one change (:func:`bpe_course.files.write_files_atomic`): a save
+killed at any moment leaves the old pair or the new one. A pair mixed up by hand is refused on
+loading: the sidecar records how many ranks its ``.tiktoken`` file has, and its sha256.
+
 Round trips keep vocab, ids, specials and pattern; the merge list is the one rebuilt from ranks,
 which for every tokenizer we have tried (trained, GPT-2, cl100k) is the original list. Where it
 is not, each merge still makes the same token, so encoding is unchanged.
@@ -34,7 +38,7 @@ from pathlib import Path
 from ..bytelevel import token_to_str
 from ..errors import TokenizerFileError
 from ..fast.piece import merges_from_ranks
-from ..files import sha256_file, write_atomic
+from ..files import current_file, write_files_atomic
 from ..pretokenize import pattern_name, resolve_pattern
 from .common import TokenizerData, read_json
 
@@ -58,7 +62,7 @@ def _read_ranks(path: Path, data: bytes | None = None) -> tuple[dict[bytes, int]
     """The ranks and, for each rank, its line number; every error names the file and line."""
     ranks: dict[bytes, int] = {}
     line_of: dict[int, int] = {}
-    data = Path(path).read_bytes() if data is None else data
+    data = current_file(path).read_bytes() if data is None else data
     lines = data.split(b"\n")
     if data and not data.endswith(b"\n") and len(lines[-1].split()) != 2:
         # subtle: a cut that leaves "<base64> <rank digits>" is caught later by the sidecar's rank count
@@ -128,13 +132,13 @@ def save_tiktoken(tokenizer, path: str | os.PathLike) -> None:
                "pattern": tokenizer.pattern, "pattern_name": pattern_name(tokenizer.pattern) or "custom",
                "special_tokens": dict(tokenizer.special_tokens), "ranks": len(ranks),
                "sha256": hashlib.sha256(data).hexdigest()}
-    write_atomic(path, data)
-    write_atomic(sidecar_path(path), json.dumps(sidecar, ensure_ascii=False, indent=1) + "\n")
+    write_files_atomic(path.parent, {path.name: data,
+                                     sidecar_path(path).name: json.dumps(sidecar, ensure_ascii=False, indent=1) + "\n"})
 
 
 def read_sidecar(path: Path) -> dict:
     """The checked sidecar of ``path``: pattern, special tokens, rank count and sha256."""
-    side = sidecar_path(path)
+    side = current_file(sidecar_path(path))
     if not side.is_file():
         raise TokenizerFileError(
             f"{path}: a .tiktoken file holds ranks only, and its pattern and special tokens ({side.name}) are "
@@ -161,10 +165,11 @@ def load_tiktoken(path: str | os.PathLike, pattern: str | None = None,
     (``{text: id}``, default none) is used -- the way to read a bare ``.tiktoken`` file.
     """
     path = Path(path)
-    if not path.is_file():
+    if not current_file(path).is_file():
         raise FileNotFoundError(f"no such file: {path}")
     side = read_sidecar(path) if pattern is None else None
-    ranks, line_of = _read_ranks(path)
+    data = current_file(path).read_bytes()
+    ranks, line_of = _read_ranks(path, data)
     where_specials = "special_tokens"
     if side is not None:
         pattern, special_tokens = side["pattern"], side["special_tokens"]
@@ -172,7 +177,7 @@ def load_tiktoken(path: str | os.PathLike, pattern: str | None = None,
         if side.get("ranks") != len(ranks):
             raise TokenizerFileError(f"{path}: {len(ranks)} ranks, but {sidecar_path(path).name} says "
                                      f"{side.get('ranks')!r}: the file is truncated or is not the one saved with it")
-        if side.get("sha256") and sha256_file(path) != side["sha256"]:
+        if side.get("sha256") and hashlib.sha256(data).hexdigest() != side["sha256"]:
             raise TokenizerFileError(f"{path}: its sha256 differs from the one in {sidecar_path(path).name}: the "
                                      "file changed since it was saved")
     else:
