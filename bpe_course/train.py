@@ -166,9 +166,13 @@ def train_counts(counts: Mapping[str, int], vocab_size: int, special_tokens: Ite
         raise ValueError(f"method must be 'fast' or 'naive', not {method!r}")
     if isinstance(min_frequency, bool) or not hasattr(type(min_frequency), "__index__") or min_frequency < 1:
         raise ValueError(f"min_frequency must be a positive int, got {min_frequency!r}")
-    for word, n in counts.items():
-        if not isinstance(word, str) or isinstance(n, bool) or not isinstance(n, int) or n < 0:
-            raise ValueError(f"counts must map pre-token strings to non-negative ints; got {word!r}: {n!r}")
+    # subtle: checked as whole collections in C (a novel has 44,000 distinct pre-tokens); only when a
+    # check fails does a plain loop look for the entry to name
+    if counts and not (set(map(type, counts)) <= {str} and set(map(type, counts.values())) <= {int}
+                       and min(counts.values()) >= 0):
+        for word, n in counts.items():
+            if not isinstance(word, str) or isinstance(n, bool) or not isinstance(n, int) or n < 0:
+                raise ValueError(f"counts must map pre-token strings to non-negative ints; got {word!r}: {n!r}")
     word_counts = {word.encode("utf-8"): n for word, n in counts.items() if n}  # distinct str, distinct bytes
     learn = _learn_fast if method == "fast" else _learn_naive
     n_merges = vocab_size - 256 - len(specials)

@@ -1,7 +1,7 @@
 """The fast BPE learner behind ``train_bpe(..., method="fast")``: same merges as the naive one.
 
 It counts the pairs once, then after each merge updates only the words that contain the merged
-pair (found through an index ``where[pair]``) and finds the next best pair with a heap.
+pair (found through an index ``where[pair]``) and finds the next best pair with a bucket queue.
 
 Tuned for CPython:
 
@@ -9,9 +9,14 @@ Tuned for CPython:
   two-character string of its ids, so finding it is ``str.find`` and merging it everywhere in a
   word is one ``str.replace`` -- which scans left to right without overlaps, exactly BPE's rule;
 * the counts of pairs that contain the new token are gathered in a small dict of their own and
-  pushed on the heap once per merge, not once per word;
-* ``where[pair]`` is a list, not a set: a word may be listed twice or no longer hold the pair
-  (both cost one ``str.find``), which is cheaper than keeping the index exact.
+  queued once per merge, not once per word;
+* ``where[pair]`` is a list, not a set: a word may be listed twice or no longer hold the pair;
+  such entries are dropped in one quick pass (``dict.fromkeys`` and ``in``) before the words are
+  touched, which is cheaper than keeping the index exact;
+* the queue (:class:`PairQueue`) keeps one list of pairs per count, and only the list of the count
+  being merged is a heap: on varied text (a novel: 44,000 distinct words) most new pairs occur once
+  or twice and are never merged, and appending them to a list costs far less than a heap push. A
+  pair's place in the order is one string (:func:`descending_key`), compared in C.
 
 One character per token id caps a vocabulary at 1,114,112 tokens (``MAX_TOKENS``).
 
@@ -23,20 +28,31 @@ from __future__ import annotations
 
 import heapq
 from collections import defaultdict
+from operator import add
 
 Merges = list[tuple[bytes, bytes]]
 MAX_TOKENS = 0x110000  # one character per token id
 
 
-def descending_key(token: bytes) -> tuple[int, ...]:
+def descending_key(token: bytes) -> str:
     """A key that sorts byte strings in *descending* order: a min-heap then pops the greatest.
 
-    subtle: a prefix must sort after its extensions (b"ab" > b"a"), hence the 256 terminator.
+    Byte ``c`` becomes the character ``chr(256 - c)``, and a terminator ``chr(257)`` ends the key.
+    subtle: a prefix must sort after its extensions (b"ab" > b"a"), hence a terminator greater than
+    every byte's character. The key of a pair is the keys of its two tokens, one after the other:
+    the first terminator keeps the first tokens apart, so pairs sort as ``(a, b)`` tuples would.
 
     >>> sorted([b"a", b"ab", b"b"], key=descending_key)
     [b'b', b'ab', b'a']
+    >>> pairs = [(b"a", b"b"), (b"ab", b"a"), (b"a", b"bc")]
+    >>> sorted(pairs, key=lambda p: descending_key(p[0]) + descending_key(p[1])) == sorted(pairs, reverse=True)
+    True
     """
-    return tuple(255 - c for c in token) + (256,)
+    return token.decode("latin-1").translate(_DESCENDING) + _TERMINATOR
+
+
+_DESCENDING = {c: 256 - c for c in range(256)}
+_TERMINATOR = chr(257)
 
 
 def learn_fast(word_counts: dict[bytes, int], n_merges: int, progress=None,
@@ -52,12 +68,11 @@ def learn_fast(word_counts: dict[bytes, int], n_merges: int, progress=None,
     words = [w.decode("latin-1") for w in word_counts]  # byte b is the character chr(b): token id b
     freqs = list(word_counts.values())
     pair_counts, where = _count_pairs(words, freqs)
-    heap = [(-c, keys[ord(p[0])], keys[ord(p[1])], p) for p, c in pair_counts.items()]
-    heapq.heapify(heap)
+    queue = PairQueue(pair_counts, keys)
     merges: Merges = []
     counts: list[int] = []
     while True:
-        best = _pop_best(heap, pair_counts)
+        best = queue.pop(pair_counts)
         if best is None:
             return merges, counts, 0
         if len(merges) == n_merges or pair_counts[best] < min_frequency:
@@ -67,41 +82,85 @@ def learn_fast(word_counts: dict[bytes, int], n_merges: int, progress=None,
         tokens.append(a + b)
         keys.append(descending_key(a + b))
         merges.append((a, b))
-        fresh = _merge_everywhere(best, chr(len(tokens) - 1), words, freqs, pair_counts, where)
-        for pair, count in fresh.items():
-            heapq.heappush(heap, (-count, keys[ord(pair[0])], keys[ord(pair[1])], pair))
+        queue.add(_merge_everywhere(best, chr(len(tokens) - 1), words, freqs, pair_counts, where), keys)
         if progress is not None:
             progress.update()
 
 
 def _count_pairs(words: list[str], freqs: list[int]) -> tuple[dict[str, int], dict[str, list[int]]]:
-    """Count every pair, and list where each occurs (a word listed twice is visited twice, harmlessly)."""
+    """Count every pair, and list where each occurs (a word listed twice is visited once, harmlessly)."""
     pair_counts: dict[str, int] = defaultdict(int)
     where: dict[str, list[int]] = defaultdict(list)
     for i, word in enumerate(words):
         f = freqs[i]
-        for k in range(len(word) - 1):
-            pair = word[k:k + 2]
+        for pair in map(add, word, word[1:]):  # the pairs, made in C
             pair_counts[pair] += f
             where[pair].append(i)
     return pair_counts, where
 
 
-def _pop_best(heap: list, pair_counts: dict[str, int]) -> str | None:
-    """Pop the best pair whose count is current.
+class PairQueue:
+    """The pairs to merge, best first: the highest count, then the greatest pair (``descending_key``).
 
-    subtle: counts of old pairs only ever go down, so we never push on a decrease. A popped entry
-    whose count is stale is pushed back with its true count: each entry is an upper bound, hence
-    the first entry whose count is current is the true best.
+    A bucket queue. Pairs wait in one list per count; only the list of the count being merged now
+    (the *level*) is a heap, ordered by key. It works because the best count never goes up: a new
+    pair is made of a token just merged, so it occurs at most as often as that merge, and an old
+    pair's count only goes down. So most pairs are appended to the list of a lower count, and each
+    list is heaped once, when the level comes down to it.
+
+    subtle: a pair whose count went down stays in the list of its old count (its entry is stale);
+    when popped there, it moves to the list of its true count, which is lower and not reached yet.
+
+    >>> keys = [descending_key(bytes([i])) for i in range(256)]
+    >>> queue = PairQueue({"ab": 2, "xy": 5, "ba": 2}, keys)
+    >>> counts = {"ab": 2, "xy": 1, "ba": 2}  # "xy" went down to 1 since it was queued
+    >>> [queue.pop(counts) for _ in range(4)]
+    ['ba', 'ab', 'xy', None]
     """
-    while heap:
-        negc, key_a, key_b, pair = heapq.heappop(heap)
-        current = pair_counts.get(pair, 0)
-        if current == -negc:
-            return pair
-        if current > 0:
-            heapq.heappush(heap, (-current, key_a, key_b, pair))
-    return None
+
+    def __init__(self, pair_counts: dict[str, int], keys: list[str]) -> None:
+        self.buckets: dict[int, list[tuple[str, str]]] = defaultdict(list)
+        for pair, count in pair_counts.items():
+            self.buckets[count].append((keys[ord(pair[0])] + keys[ord(pair[1])], pair))
+        self.levels = [-count for count in self.buckets]  # a heap of the counts that have a list: highest first
+        heapq.heapify(self.levels)
+        self.level = 0  # no list is a heap yet
+
+    def add(self, fresh: dict[str, int], keys: list[str]) -> None:
+        """Queue new pairs; each occurs at most as often as the pair just popped."""
+        for pair, count in fresh.items():
+            item = (keys[ord(pair[0])] + keys[ord(pair[1])], pair)
+            if count < self.level:
+                self._append(count, item)
+            elif count == self.level:
+                heapq.heappush(self.buckets[count], item)
+            else:  # cannot happen (see the class docstring); a silent wrong order would be worse than this
+                raise AssertionError(f"a new pair occurs {count} times, more than the merge it came from")
+
+    def _append(self, count: int, item: tuple[str, str]) -> None:
+        """Put an item in the list of a count below the level (a plain list until the level gets there)."""
+        bucket = self.buckets[count]
+        if not bucket:
+            heapq.heappush(self.levels, -count)
+        bucket.append(item)
+
+    def pop(self, pair_counts: dict[str, int]) -> str | None:
+        """The best pair whose count is current, or None when no pair is left."""
+        bucket = self.buckets[self.level] if self.level else []
+        while True:
+            while bucket:
+                item = heapq.heappop(bucket)
+                count = pair_counts.get(item[1], 0)
+                if count == self.level:
+                    return item[1]
+                if count > 0:
+                    self._append(count, item)
+            self.buckets.pop(self.level, None)
+            if not self.levels:
+                return None
+            self.level = -heapq.heappop(self.levels)
+            bucket = self.buckets[self.level]
+            heapq.heapify(bucket)
 
 
 def _merge_everywhere(pair: str, new: str, words: list[str], freqs: list[int],
@@ -111,14 +170,14 @@ def _merge_everywhere(pair: str, new: str, words: list[str], freqs: list[int],
     Returns the counts of the pairs that contain ``new`` (all of them new), already recorded.
     """
     fresh: dict[str, int] = defaultdict(int)
-    fresh_where: dict[str, list[int]] = defaultdict(list)
     new_then_a = new + pair[0]
-    for i in dict.fromkeys(where.pop(pair)):  # subtle: a long word is listed once per occurrence; visit it once
+    # subtle: a word is listed once per occurrence (visit it once), and stays listed after an earlier
+    # merge took the pair apart in it: such stale entries are dropped first, in one quick pass
+    touched = [i for i in dict.fromkeys(where.pop(pair)) if pair in words[i]]
+    for i in touched:
         word = words[i]
-        j = word.find(pair)
-        if j < 0:
-            continue  # stale (an earlier merge took the pair apart), or a repeat of the same word
         f, end, last = freqs[i], -1, len(word) - 2
+        j = word.find(pair)
         while j >= 0:
             if j:
                 if j == end:
@@ -130,19 +189,17 @@ def _merge_everywhere(pair: str, new: str, words: list[str], freqs: list[int],
                     pair_counts[word[j - 1:j + 1]] -= f
                     left_pair = word[j - 1] + new
                 fresh[left_pair] += f
-                fresh_where[left_pair].append(i)
+                where[left_pair].append(i)  # a pair with ``new`` is new: its list starts here
             if j < last:
                 pair_counts[word[j + 1:j + 3]] -= f
                 right_pair = new + word[j + 2]
                 fresh[right_pair] += f
-                fresh_where[right_pair].append(i)
+                where[right_pair].append(i)
             end = j + 2
             j = word.find(pair, end)
         words[i] = word.replace(pair, new)
     del pair_counts[pair]
     for p in [p for p, c in fresh.items() if c <= 0]:
         del fresh[p]
-    for p, c in fresh.items():
-        pair_counts[p] = c
-        where[p] = fresh_where[p]
+    pair_counts.update(fresh)
     return fresh

@@ -95,7 +95,11 @@ def count_parts(count, shared, cuts: list[int], specials: list[str], counter: Se
         with multiprocessing.get_context("fork").Pool(len(bounds) - 1, initializer=quiet_on_interrupt) as pool:
             pending = pool.starmap_async(_count_in_worker, [(count, s, e, specials, counter.pattern)
                                                             for s, e in bounds[:-1]])
-            count(shared, *bounds[-1], specials, counter)
+            # subtle: the parent finishes its own part (the regex over its distinct segments) while the
+            # workers still run; left to the caller's final finish(), that work came after the wait
+            own = SegmentCounter(counter.pattern)
+            count(shared, *bounds[-1], specials, own)
+            own.finish(counts)
             for part in pending.get():
                 counts.update(part)
     finally:
