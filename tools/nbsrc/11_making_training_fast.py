@@ -15,6 +15,9 @@
 # 4. **parallel pre-tokenization**: cut the text at safe places and pre-tokenize the pieces in
 #    several processes.
 #
+# After the race, for text with many distinct words, rung 5 changes the queue of rung 3 into one
+# that suits them: **a bucket queue**.
+#
 # Every rung must learn **exactly the same merges** as `bpe_course.train_bpe(..., method="naive")`,
 # ties included; we check each one. Then we time them all against corpus size on a log-log plot,
 # next to Hugging Face's `tokenizers` (written in Rust) and the package's own fast trainer.
@@ -202,8 +205,8 @@ class Greatest:
         return self.pair > other.pair
 
 
-def learn_incremental(word_counts: Counter, n_merges: int) -> tuple[list, int]:
-    """Merges learned from ``{word as tuple of tokens: frequency}``; also the stale heap entries skipped."""
+def index_words(word_counts: Counter) -> tuple[list, list, Counter, defaultdict]:
+    """The words, their frequencies, every pair's count, and the index from each pair to its words."""
     words = [tuple(word) for word in word_counts]
     freqs = list(word_counts.values())
     counts = Counter()
@@ -212,9 +215,33 @@ def learn_incremental(word_counts: Counter, n_merges: int) -> tuple[list, int]:
         for pair in zip(word, word[1:]):
             counts[pair] += freqs[i]
             where[pair].add(i)
+    return words, freqs, counts, where
+
+
+def merge_in_words(pair, words: list, freqs: list, counts: Counter, where: defaultdict) -> set:
+    """Merge ``pair`` in the words that hold it, keeping counts and index up to date; return the pairs whose count changed."""
+    changed = set()
+    for i in where.pop(pair):
+        old, new = words[i], merge_pair(words[i], pair)
+        if new == old:
+            continue
+        for p in zip(old, old[1:]):
+            counts[p] -= freqs[i]
+            changed.add(p)
+        for p in zip(new, new[1:]):
+            counts[p] += freqs[i]
+            changed.add(p)
+            where[p].add(i)
+        words[i] = new
+    return changed
+
+
+def learn_incremental(word_counts: Counter, n_merges: int) -> tuple[list, int, int]:
+    """Merges learned from ``{word as tuple of tokens: frequency}``; also the stale heap entries skipped, and the pushes."""
+    words, freqs, counts, where = index_words(word_counts)
     heap = [(-count, Greatest(pair)) for pair, count in counts.items()]
     heapq.heapify(heap)
-    merges, stale = [], 0
+    merges, stale, pushes = [], 0, 0
     while heap and len(merges) < n_merges:
         neg_count, item = heapq.heappop(heap)
         pair = item.pair
@@ -222,30 +249,18 @@ def learn_incremental(word_counts: Counter, n_merges: int) -> tuple[list, int]:
             stale += 1  # an old entry: this pair's count has changed since it was pushed
             continue
         merges.append(pair)
-        changed = set()
-        for i in where.pop(pair):
-            old, new = words[i], merge_pair(words[i], pair)
-            if new == old:
-                continue
-            for p in zip(old, old[1:]):
-                counts[p] -= freqs[i]
-                changed.add(p)
-            for p in zip(new, new[1:]):
-                counts[p] += freqs[i]
-                changed.add(p)
-                where[p].add(i)
-            words[i] = new
-        for p in changed:
+        for p in merge_in_words(pair, words, freqs, counts, where):
             if counts[p] > 0:
                 heapq.heappush(heap, (-counts[p], Greatest(p)))
-    return merges, stale
+                pushes += 1
+    return merges, stale, pushes
 
 
 def train_rung3(text: str, n_merges: int) -> list[tuple[bytes, bytes]]:
     return learn_incremental(count_words(text), n_merges)[0]
 
 
-merges3, stale = learn_incremental(count_words(check_text), N_MERGES)
+merges3, stale, _ = learn_incremental(count_words(check_text), N_MERGES)
 print("rung 3 merges == naive:", merges3 == reference)
 print(f"stale heap entries skipped on the way: {stale:,}")
 
@@ -587,6 +602,100 @@ print(f"don_quixote, {len(novel):,} characters: counting {counting:.2f} s; learn
       f"{len(counts_here):,} distinct pre-tokens: {merging:.2f} s")
 
 # %% [markdown]
+# ## Rung 5: a queue for varied text
+#
+# A novel has about twice as many distinct words per megabyte as documentation, and that is what
+# the merge loop feels. Every merge makes a new token, and every distinct neighbour of that token
+# in every word makes a new pair that must go in the queue. Most of those pairs are rare: they
+# occur once or twice, and training stops long before their turn comes. Rung 3 pays a heap push,
+# about log₂(size of the heap) comparisons, for each of them.
+#
+# Two facts allow a cheaper queue. A new pair occurs at most as often as the pair just merged (it
+# contains the new token), and an old pair's count only goes down; so the count of the best pair
+# **never goes up** from one merge to the next. A **bucket queue** uses that: one plain list of
+# pairs per count, and only the list of the count being merged now (the *level*) is made a heap,
+# once, when the level comes down to it. A pair whose count is below the level is appended to its
+# list, which costs the same however long the queue is. Stale entries are skipped as in rung 3.
+
+# %%
+def learn_bucketed(word_counts: Counter, n_merges: int) -> tuple[list, int, int]:
+    """Rung 3 with a bucket queue; also how many entries went through a heap push and how many were appended."""
+    words, freqs, counts, where = index_words(word_counts)
+    buckets = defaultdict(list)  # count -> pairs with that count; only buckets[level] is a heap
+    for pair, count in counts.items():
+        buckets[count].append(Greatest(pair))
+    levels = [-count for count in buckets]  # the counts that have a list, highest first (a heap)
+    heapq.heapify(levels)
+    level, merges, pushed, appended = None, [], 0, 0
+    while len(merges) < n_merges:
+        if level is None or not buckets[level]:  # this count is done: come down to the next one
+            buckets.pop(level, None)
+            if not levels:
+                break
+            level = -heapq.heappop(levels)
+            heapq.heapify(buckets[level])
+            continue
+        pair = heapq.heappop(buckets[level]).pair
+        if counts[pair] != level:
+            continue  # stale, as in rung 3
+        merges.append(pair)
+        for p in merge_in_words(pair, words, freqs, counts, where):
+            count = counts[p]
+            if count == level:
+                heapq.heappush(buckets[level], Greatest(p))
+                pushed += 1
+            elif count > 0:  # below the level: never above it
+                if not buckets[count]:
+                    heapq.heappush(levels, -count)
+                buckets[count].append(Greatest(p))
+                appended += 1
+    return merges, pushed, appended
+
+
+merges5 = learn_bucketed(count_words(check_text), N_MERGES)[0]
+print("rung 5 merges == naive:", merges5 == reference)
+
+# %% [markdown]
+# Now on varied text: the first characters of *Don Quixote* (English translation, public domain,
+# one of the built-in corpora), rungs 3 and 5 learning the same merges. We count what each put in
+# its queue:
+
+# %%
+NOVEL_CHARS, NOVEL_MERGES = 200_000, 1_000
+novel_words = count_words(corpus.load("don_quixote")[:NOVEL_CHARS])
+
+
+started = time.perf_counter()
+merges3_novel, _, pushes3 = learn_incremental(novel_words, NOVEL_MERGES)
+rung3_seconds = time.perf_counter() - started
+started = time.perf_counter()
+merges5_novel, pushed5, appended5 = learn_bucketed(novel_words, NOVEL_MERGES)
+rung5_seconds = time.perf_counter() - started
+assert merges5_novel == merges3_novel
+
+# %% [hide-input]
+display(Markdown(
+    f"* {len(novel_words):,} distinct pre-tokens in {NOVEL_CHARS:,} characters; {NOVEL_MERGES:,} merges, "
+    "the same from both rungs.\n"
+    f"* Rung 3 made {pushes3:,} heap pushes. Rung 5 made {pushed5:,} heap pushes and appended "
+    f"{appended5:,} entries to plain lists: {appended5 / (pushed5 + appended5):.1%} of its queue traffic "
+    "never touched a heap."))
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+print(f"rung 3: {rung3_seconds:.2f} s; rung 5: {rung5_seconds:.2f} s (this machine, this run)")
+
+# %% [markdown]
+# The merges are the same and the word updates are the same; what differs in the two times above is
+# the queue alone. The package's trainer (where a word is a string and a merge is one
+# `str.replace`) uses the same idea: its `PairQueue` (`bpe_course/fast/merge.py`) is this bucket
+# queue with two more savings: it pushes nothing when an old pair's count goes down (a stale entry is moved to the list
+# of its true count when it is popped), and a pair's place in the order is one string compared in
+# C rather than a Python `__lt__`. The repository's benchmark (`python -m benchmarks`) measures the
+# package's trainer against Hugging Face's on both kinds of text; `docs/benchmarks.md` has the
+# figures.
+
+# %% [markdown]
 # ## Recap
 #
 # * Rung 1 recounts the whole corpus for every merge. Rung 2 counts each distinct pre-token once,
@@ -599,6 +708,8 @@ print(f"don_quixote, {len(novel):,} characters: counting {counting:.2f} s; learn
 # * HF `tokenizers` breaks ties differently, so its merges agree with ours only up to the first tie.
 # * Counts add up, so counting can be shared out to any number of machines (`bpe_course.scale`
 #   with Dask); the merge loop runs once, on the sum (`train_counts`).
+# * On varied text the queue carries many rare pairs. The best count never goes up, so a bucket
+#   queue (rung 5) appends most of them to plain lists and keeps only the current count in a heap.
 #
 # ## Exercises
 
