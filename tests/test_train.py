@@ -214,3 +214,13 @@ def test_long_words_fast_equals_naive(pieces, repeat):
     """Long pre-tokens (pattern none): the fast loop visits a word once per merge however often it holds the pair."""
     text = "".join(pieces) * repeat
     assert train_bpe(text, 330, pattern="none") == train_bpe(text, 330, pattern="none", method="naive")
+
+
+def test_fast_equals_naive_on_varied_text_in_many_scripts():
+    """A novel and the UDHR in 18 languages: many distinct words, long multi-byte words, many counts
+    tied low (the bucket queue's lists), and pairs whose counts fall below the level while queued."""
+    from bpe_course import corpus
+    text = corpus.load("don_quixote")[:15_000] + "\n".join(corpus.udhr(lang)["1"] for lang in corpus.UDHR_LANGUAGES)
+    fast = train_bpe(text, 256 + 700)
+    assert fast == train_bpe(text, 256 + 700, method="naive")
+    assert len(fast[1]) == 700

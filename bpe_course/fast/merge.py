@@ -168,37 +168,59 @@ def _merge_everywhere(pair: str, new: str, words: list[str], freqs: list[int],
     """Replace ``pair`` by ``new`` in every word that has it; keep counts and the index exact.
 
     Returns the counts of the pairs that contain ``new`` (all of them new), already recorded.
+
+    subtle: every count that changes is next to an occurrence, and what matters there is only the
+    token left of it (``x``: the pair ``x a`` becomes ``x new``) and right of it (``y``: ``b y``
+    becomes ``new y``). So the walk only lists each occurrence's word under its single characters
+    ``x`` and ``y``; the two-character pairs, and their counts (the words' frequencies summed in C),
+    are made once per distinct neighbour afterwards, not once per occurrence.
+
+    >>> words, pair_counts = ["xab", "abab"], {"xa": 1, "ab": 3, "ba": 1}
+    >>> fresh = _merge_everywhere("ab", "Z", words, [1, 1], pair_counts, {"ab": [0, 1, 1]})
+    >>> words, sorted(fresh.items()), sorted(pair_counts.items())
+    (['xZ', 'ZZ'], [('ZZ', 1), ('xZ', 1)], [('ZZ', 1), ('ba', 0), ('xZ', 1), ('xa', 0)])
     """
-    fresh: dict[str, int] = defaultdict(int)
-    new_then_a = new + pair[0]
+    a, b = pair
+    lefts: dict[str, list[int]] = defaultdict(list)  # x -> a word for each time x stood left of the pair
+    rights: dict[str, list[int]] = defaultdict(list)  # y -> ... right of it
+    runs: list[int] = []
     # subtle: a word is listed once per occurrence (visit it once), and stays listed after an earlier
     # merge took the pair apart in it: such stale entries are dropped first, in one quick pass
     touched = [i for i in dict.fromkeys(where.pop(pair)) if pair in words[i]]
     for i in touched:
         word = words[i]
-        f, end, last = freqs[i], -1, len(word) - 2
+        end, last = -1, len(word) - 2
         j = word.find(pair)
         while j >= 0:
-            if j:
-                if j == end:
-                    # subtle: a run like a b a b. The previous occurrence already counted (new, a)
-                    # as its right pair; that a is merged now, so (new, a) becomes (new, new).
-                    fresh[new_then_a] -= f
-                    left_pair = new + new
-                else:
-                    pair_counts[word[j - 1:j + 1]] -= f
-                    left_pair = word[j - 1] + new
-                fresh[left_pair] += f
-                where[left_pair].append(i)  # a pair with ``new`` is new: its list starts here
+            if j == end:
+                # subtle: a run like a b a b. The occurrence before counted this a as its right
+                # neighbour; that a is merged now, so its (new, a) becomes (new, new).
+                runs.append(i)
+            elif j:
+                lefts[word[j - 1]].append(i)
             if j < last:
-                pair_counts[word[j + 1:j + 3]] -= f
-                right_pair = new + word[j + 2]
-                fresh[right_pair] += f
-                where[right_pair].append(i)
+                rights[word[j + 2]].append(i)
             end = j + 2
             j = word.find(pair, end)
         words[i] = word.replace(pair, new)
-    del pair_counts[pair]
+    fresh: dict[str, int] = {}
+    weight = freqs.__getitem__
+    for x, listed in lefts.items():
+        n = sum(map(weight, listed))
+        pair_counts[x + a] -= n
+        fresh[x + new] = n
+        where[x + new] = listed  # a pair with ``new`` is new: its list starts here
+    for y, listed in rights.items():
+        n = sum(map(weight, listed))
+        pair_counts[b + y] -= n
+        fresh[new + y] = n
+        where[new + y] = listed
+    if runs:
+        n = sum(map(weight, runs))
+        fresh[new + a] -= n
+        fresh[new + new] = n
+        where[new + new] = runs
+    del pair_counts[pair]  # subtle: after the loops, which may have counted down the pair itself (a a a)
     for p in [p for p, c in fresh.items() if c <= 0]:
         del fresh[p]
     pair_counts.update(fresh)
