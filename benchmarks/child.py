@@ -2,18 +2,28 @@
 
 Every measurement gets its own interpreter, so peak memory (``ru_maxrss``) belongs to that
 measurement alone and no cache is warm unless the task warms it. The result is one JSON line
-on stdout. Timings cover the work itself, not the interpreter start or the imports.
+on stdout. Timings cover the work itself, not the interpreter start or the imports (the
+``startup`` and ``processes`` tasks time exactly those). Tasks whose work forks workers can also
+report the peak summed PSS of the whole process tree (memory.py).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 import random
 import resource
 import statistics
+import subprocess
 import sys
 import time
+from array import array
+from contextlib import nullcontext
 from pathlib import Path
+
+from . import reference
+from .memory import TreePss
 
 
 def peak_rss_mb() -> dict[str, float]:
@@ -70,22 +80,37 @@ def encoder(tool: str):
 
 
 def train(task: dict) -> dict:
+    """One training run; with ``"pss": true`` also the peak summed PSS of this process and its workers."""
     path, vocab_size = task["path"], task["vocab_size"]
+    sampler = TreePss() if task.get("pss") else nullcontext()
     if task["tool"] == "hf":
         from tokenizers import Tokenizer, models, pre_tokenizers, trainers
         tok = Tokenizer(models.BPE())
         tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
         trainer = trainers.BpeTrainer(vocab_size=vocab_size, initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
                                       show_progress=False)
-        start = time.perf_counter()
-        tok.train([path], trainer)
-        seconds = time.perf_counter() - start
-        return {"seconds": seconds, "merges": len(json.loads(tok.to_str())["model"]["merges"])}
-    from bpe_course import train_bpe
-    method = "naive" if task["tool"] == "naive" else "fast"
-    start = time.perf_counter()
-    _, merges = train_bpe(Path(path), vocab_size, method=method)
-    return {"seconds": time.perf_counter() - start, "merges": len(merges)}
+        with sampler:
+            start = time.perf_counter()
+            tok.train([path], trainer)
+            seconds = time.perf_counter() - start
+        result = {"seconds": seconds, "merges": len(json.loads(tok.to_str())["model"]["merges"])}
+    else:
+        from bpe_course import train_bpe
+        method = "naive" if task["tool"] == "naive" else "fast"
+        with sampler:
+            start = time.perf_counter()
+            _, merges = train_bpe(Path(path), vocab_size, method=method)
+            seconds = time.perf_counter() - start
+        result = {"seconds": seconds, "merges": len(merges)}
+    if task.get("pss"):
+        result["pss_mb"] = round(sampler.mb, 1)
+    return result
+
+
+def distinct(task: dict) -> dict:
+    """The number of distinct GPT-2 pre-tokens of each file (``len`` of ``count_pretokens``)."""
+    from bpe_course.train import count_pretokens
+    return {"seconds": 0, "counts": [len(count_pretokens(Path(p))) for p in task["paths"]]}
 
 
 def agree_naive(task: dict) -> dict:
@@ -177,8 +202,94 @@ def train_long(task: dict) -> dict:
     return {"seconds": time.perf_counter() - start, "bytes": len(text.encode())}
 
 
+def ids_digest(ids: list[int]) -> str:
+    """A short fingerprint of a list of ids (equal lists, equal fingerprints)."""
+    return hashlib.sha256(array("I", ids).tobytes()).hexdigest()[:32]
+
+
+def encode_pretrained(task: dict) -> dict:
+    """GPT-2, cl100k or o200k by one encoder on prose: the first call on a new tokenizer, then warm calls."""
+    text = Path(task["path"]).read_text(encoding="utf-8")
+    encode_text = reference.build(task["tool"], task["name"], task.get("spec")).encode_ordinary
+    start = time.perf_counter()
+    ids = encode_text(text)
+    cold = time.perf_counter() - start
+    warm = []
+    for _ in range(task["repeats"]):
+        start = time.perf_counter()
+        again = encode_text(text)
+        warm.append(time.perf_counter() - start)
+    return {"seconds": statistics.median(warm), "cold_seconds": cold, "tokens": len(ids), "ids": ids_digest(ids),
+            "warm_same_ids": again == ids}
+
+
+def startup(task: dict) -> dict:
+    """Importing the library and building one pretrained tokenizer in this fresh process (caches as the env says)."""
+    start = time.perf_counter()
+    if task["tool"] == "ours":
+        import bpe_course  # noqa: F401
+        imported = time.perf_counter()
+        tok = reference.build_ours(task["name"])
+    else:
+        import tiktoken  # noqa: F401
+        import tiktoken.load  # noqa: F401
+        imported = time.perf_counter()
+        tok = reference.build_tiktoken(task["spec"])
+    built = time.perf_counter()
+    return {"seconds": built - imported, "import_seconds": imported - start,
+            "ids": tok.encode_ordinary("Hello world, start-up check.")}
+
+
+def processes(task: dict) -> dict:
+    """Wall time of whole commands, run in turn ``runs`` times each; each one's output (it must not vary)."""
+    times: dict[str, list[float]] = {label: [] for label in task["commands"]}
+    outputs: dict[str, str] = {}
+    for _ in range(task["runs"]):
+        for label, argv in task["commands"].items():
+            env = {**os.environ, **task.get("env", {}).get(label, {})}
+            start = time.perf_counter()
+            done = subprocess.run(argv, capture_output=True, text=True, env=env, cwd=task.get("cwd"))
+            times[label].append(time.perf_counter() - start)
+            if done.returncode != 0:
+                raise RuntimeError(f"{label}: {argv} failed:\n{done.stderr[-2000:]}")
+            if outputs.setdefault(label, done.stdout.strip()) != done.stdout.strip():
+                raise RuntimeError(f"{label}: the output changed from one run to the next")
+    return {"seconds": 0, "times": times, "outputs": outputs}
+
+
+def encode_files_task(task: dict) -> dict:
+    """Text files to one ``.npy`` of ids: ``bpe_course.encode_files`` or tiktoken's ``encode_ordinary_batch``.
+
+    The same job on both sides: read the files, encode each (a document: no token spans two),
+    write the ids one after another as ``uint16`` (``uint32`` if an id needs it). The tokenizer
+    is built before the clock starts; peak memory is the summed PSS of this process and its workers.
+    subtle: tiktoken encodes the documents on threads (``num_threads=8``, its default) and hands
+    back Python lists, so it holds every id as a Python int before NumPy packs them.
+    """
+    paths, out = [Path(p) for p in task["paths"]], Path(task["out"])
+    tok = reference.build(task["tool"], task["name"], task.get("spec"))
+    if task["tool"] == "ours":
+        from bpe_course.encode_files import encode_files
+        with TreePss() as pss:
+            start = time.perf_counter()
+            count = encode_files(tok, paths, out)
+            seconds = time.perf_counter() - start
+    else:
+        import numpy as np
+        with TreePss() as pss:
+            start = time.perf_counter()
+            batches = tok.encode_ordinary_batch([p.read_text(encoding="utf-8") for p in paths])
+            count = sum(map(len, batches))
+            wide = max((max(b) for b in batches if b), default=0) >= 1 << 16
+            dtype = np.uint32 if wide else np.uint16
+            np.save(out, np.concatenate([np.asarray(batch, dtype=dtype) for batch in batches]))
+            seconds = time.perf_counter() - start
+    return {"seconds": seconds, "tokens": count, "pss_mb": round(pss.mb, 1)}
+
+
 TASKS = {"train": train, "train_long": train_long, "agree_naive": agree_naive, "encode": encode, "long_piece": long_piece,
-         "stream": stream, "compare_ids": compare_ids}
+         "stream": stream, "compare_ids": compare_ids, "distinct": distinct, "encode_pretrained": encode_pretrained,
+         "startup": startup, "processes": processes, "encode_files": encode_files_task}
 
 
 def main() -> None:

@@ -169,12 +169,12 @@ def build_corpus(path: str | Path, size_bytes: int, seed: int = SEED) -> dict:
             "documents": used, "sources": sources, "version": VERSION, "seed": seed}
 
 
-def prefix_file(source: str | Path, path: str | Path, size_bytes: int) -> int:
-    """Write the first ~``size_bytes`` of ``source`` to ``path``, cut at a paragraph end; return its size."""
+def prefix_file(source: str | Path, path: str | Path, size_bytes: int, end: bytes = b"\n\n") -> int:
+    """Write the first ~``size_bytes`` of ``source`` to ``path``, cut after an ``end`` (a paragraph's); its size."""
     data = Path(source).read_bytes()
     if len(data) > size_bytes:
-        cut = data.rfind(b"\n\n", 0, size_bytes)
-        data = data[:cut + 2] if cut > 0 else data[:size_bytes]
+        cut = data.rfind(end, 0, size_bytes)
+        data = data[:cut + len(end)] if cut > 0 else data[:size_bytes]
         data = data.decode("utf-8", errors="ignore").encode("utf-8")
     Path(path).write_bytes(data)
     return len(data)
