@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Iterable, Iterator, Mapping
-from itertools import chain
+from itertools import chain, compress, repeat
 
 from . import formats
 from .errors import TokenizerFileError
-from .fast.piece import byte_ranker, encode_long_piece, joinable_pairs, merge_by_rank
-from .pretokenize import (TIKTOKEN_PATTERNS, check_special_tokens, compiled_pattern, needs_exact, pattern_name,
-                          pretokenize, replace_lone_surrogates, resolve_pattern, safe_cut, specials_regex)
+from .fast.piece import byte_ranker, encode_long_piece, joinable_pairs, merge_by_rank, merge_bytes
+from .pretokenize import (check_special_tokens, pattern_name, pretokenize, replace_lone_surrogates, resolve_pattern,
+                          safe_cut, specials_regex)
 
 LONG_PIECE = 64  # longer pieces are cut into independent parts, long parts merged with a heap (O(n log n))
 CACHE_LIMIT = 50_000  # pre-tokens remembered between calls; the cache is emptied when full
@@ -51,9 +51,8 @@ class Tokenizer:
         known = self._id_of.__contains__
         if not (all(map(known, made)) and all(map(known, chain.from_iterable(self.merges)))):
             _name_unknown_part(self.merges, self._id_of)
-        # the first merge that makes a token gives its rank: fill in reverse so that it is written last
-        self._rank: dict[bytes, int] = dict(zip(reversed(made), range(len(made) - 1, -1, -1)))
-        self._rank_of = byte_ranker(self._rank)
+        self._rank: dict[bytes, int] = _pair_ranks(made, self._id_of)  # what encoding ranks a pair by
+        self._merge_rank: dict[bytes, int] | None = None  # made on first use, see _merge_ranks
         self._cache: dict[str, tuple[int, ...]] = {}  # pre-token -> ids; never more than CACHE_LIMIT
         self._joinable: bytes | None = None  # built on the first long piece (see _independent_parts)
 
@@ -154,47 +153,60 @@ class Tokenizer:
 
     def encode_ordinary(self, text: str) -> list[int]:
         """Encode ``text`` treating special-token text as ordinary text."""
-        text = _check_text(text)
-        if self.pattern in TIKTOKEN_PATTERNS:
-            pieces = compiled_pattern(self.pattern).findall(text)  # subtle: the fast pattern; see below
-        else:
-            pieces = pretokenize(text, self.pattern)  # a custom pattern: the gaps it leaves are pieces too
+        pieces = pretokenize(_check_text(text), self.pattern)
         cache = distinct = self._cache
         missing = set(pieces).difference(cache)
         if missing:
-            if self.pattern in TIKTOKEN_PATTERNS and any(needs_exact(piece) for piece in missing):
-                # subtle: the fast pattern and tiktoken's tables disagree on a character here, so
-                # split again as pretokenize() does; cached pieces never hold such characters.
-                pieces = pretokenize(text, self.pattern)
-                distinct = {p: self.encode_piece(p.encode("utf-8")) for p in set(pieces)}
-            else:
-                if len(cache) + len(missing) > CACHE_LIMIT:
-                    cache.clear()
-                    missing = set(pieces)
-                    if len(missing) > CACHE_LIMIT:
-                        distinct = {}  # more distinct pieces than the cache may hold: keep them for this call only
-                for piece in missing:
-                    distinct[piece] = tuple(self.encode_piece(piece.encode("utf-8")))
+            if len(cache) + len(missing) > CACHE_LIMIT:
+                cache.clear()
+                missing = set(pieces)
+                if len(missing) > CACHE_LIMIT:
+                    distinct = {}  # more distinct pieces than the cache may hold: keep them for this call only
+            self._encode_new(missing, distinct)
+        # subtle: each distinct piece was encoded once; the ids of all of them are strung together in C
         return list(chain.from_iterable(map(distinct.__getitem__, pieces)))
+
+    def _encode_new(self, pieces: Iterable[str], into: dict[str, tuple[int, ...]]) -> None:
+        """Add the ids of each of ``pieces`` to ``into``.
+
+        subtle: most pieces are one token, so all are first entered as such in bulk, at C speed
+        (``zip(whole)`` makes the 1-tuples); only the few that are no token are looped over.
+        """
+        pieces = list(pieces)
+        raw = list(map(str.encode, pieces))  # UTF-8
+        whole = list(map(self._id_of.get, raw))
+        into.update(zip(pieces, zip(whole)))
+        for k in compress(range(len(pieces)), map(operator.is_, whole, repeat(None))):
+            into[pieces[k]] = tuple(self._merged(raw[k]))
 
     def encode_piece(self, piece: bytes) -> list[int]:
         """BPE inside one pre-token: merge the adjacent pair of lowest merge rank until none is left.
 
-        subtle: like tiktoken, a pair's rank is the rank of the token its bytes concatenate to.
+        subtle: like tiktoken, a pair's rank is the rank of the token its bytes concatenate to,
+        and a piece that is a token is that token, however BPE would have split it.
         """
         whole = self._id_of.get(piece)
-        if whole is not None:
-            return [whole]
+        return [whole] if whole is not None else self._merged(piece)
+
+    def _merged(self, piece: bytes) -> list[int]:
+        """The ids of a piece that is no token, BPE over its bytes."""
         if len(piece) > LONG_PIECE:
             return self._encode_long_piece(piece)
-        return [self._id_of[part] for part in merge_by_rank([piece[i:i + 1] for i in range(len(piece))],
-                                                            self._rank_of)]
+        return list(map(self._id_of.__getitem__, merge_bytes(piece, self._rank)))
 
     def _encode_long_piece(self, piece: bytes) -> list[int]:
         """The same merges as :meth:`encode_piece`, in near-linear time (see ``bpe_course.fast.piece``)."""
         if self._joinable is None:
             self._joinable = joinable_pairs(self._id_of)
         return encode_long_piece(piece, self._rank, self._id_of, self._joinable, self.encode_piece, LONG_PIECE)
+
+    def _merge_ranks(self) -> dict[bytes, int]:
+        """``{token: index of the first merge that makes it}``, for a limit counted in merges."""
+        if self._merge_rank is None:
+            made = [a + b for a, b in self.merges]
+            # the first merge that makes a token gives its rank: fill in reverse so that it is written last
+            self._merge_rank = dict(zip(reversed(made), range(len(made) - 1, -1, -1)))
+        return self._merge_rank
 
     def encode_ordinary_truncated(self, text: str, n_merges: int) -> list[int]:
         """Exactly ``self.truncated(n_merges).encode_ordinary(text)``, without building that tokenizer.
@@ -216,7 +228,8 @@ class Tokenizer:
             raise TypeError(f"n_merges must be an int, got {n_merges!r}")
         if not 0 <= n_merges <= len(self.merges):
             raise ValueError(f"n_merges must be between 0 and {len(self.merges)}, got {n_merges}")
-        ranks, id_of, rank_of = _RanksBelow(self._rank, n_merges), self._id_of, self._rank_of
+        merge_ranks = self._merge_ranks()
+        ranks, id_of, rank_of = _RanksBelow(merge_ranks, n_merges), self._id_of, byte_ranker(merge_ranks)
 
         def encode_piece(piece: bytes) -> list[int]:
             # subtle: the whole-piece shortcut only for a token the truncated tokenizer has: a single
@@ -397,6 +410,21 @@ def _ordinary_ids(vocab: dict[int, bytes], special_ids: set[int]) -> dict[bytes,
     if len(id_of) != len(vocab) - len(special_ids):
         _name_repeated_token(vocab, special_ids)
     return id_of
+
+
+def _pair_ranks(made: list[bytes], id_of: dict[bytes, int]) -> dict[bytes, int]:
+    """``{token: rank}`` for encoding: a pair ranks as the first merge that makes the token it concatenates to.
+
+    subtle: where ids grow with the merges and every token but the single bytes is made by one
+    (GPT-2, cl100k, o200k, ``train_bpe``), ranking by id is ranking by merge, so ``id_of`` itself
+    serves: no second dict of 200,000 tokens to build at start-up, and a first encoding looks
+    its pairs and its ids up in one dict, whose memory it then has in cache.
+    """
+    ids = list(map(id_of.__getitem__, made))
+    if len(made) + 256 == len(id_of) and all(map(operator.lt, ids, ids[1:])) and min(map(len, made), default=2) > 1:
+        return id_of
+    # the first merge that makes a token gives its rank: fill in reverse so that it is written last
+    return dict(zip(reversed(made), range(len(made) - 1, -1, -1)))
 
 
 def _name_repeated_token(vocab: dict[int, bytes], special_ids: set[int]) -> None:

@@ -13,8 +13,9 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from bpe_course import Tokenizer, count_pretokens, tokenizer, train_bpe
 from bpe_course.fast import count as fast_count, parallel as parallel_count
 from bpe_course.fast.count import SegmentCounter, count_ordinary_text
-from bpe_course.pretokenize import disagrees, exact_pattern, needs_exact
-from bpe_course.pretokenize import GPT2_PATTERN, GPT4_PATTERN, pretokenize, split_specials, unicode_disagreements
+from bpe_course.fast.piece import byte_ranker, merge_by_rank, merge_bytes
+from bpe_course.pretokenize import (GPT2_PATTERN, GPT4_PATTERN, GPT4O_PATTERN, TABLE_OF_CLASS, exact_pattern,
+                                    fast_splitter, pretokenize, split_specials)
 from strategies import TRICKY_PIECES, tricky_text
 
 SPECIALS = ["<|endoftext|>", "<|end of text|>", "<|endoftext|><|endoftext|>"]
@@ -93,12 +94,6 @@ def test_white_space_is_the_patterns_white_space():
     assert {chr(c) for a, _, b in spans for c in range(int(a, 16), int(b or a, 16) + 1)} == ours
 
 
-def test_disagreements_one_at_a_time_equal_the_full_scan():
-    full = unicode_disagreements()
-    sample = set(full) | {chr(c) for c in range(0, 0x110000, 97) if not 0xD800 <= c < 0xE000}
-    assert {ch for ch in sample if disagrees(ch)} == set(full)
-
-
 @settings(max_examples=200, deadline=None)
 @given(tricky_text, st.sampled_from(PATTERNS))
 def test_pretokenize_fast_path_equals_tiktoken_tables(text, pattern):
@@ -135,11 +130,86 @@ def test_encoder_cache_is_bounded(gpt2_tok, tiktoken_gpt2, monkeypatch):
         assert len(tok._cache) <= 100
 
 
-def test_encoder_cache_never_holds_disagreeing_characters(gpt2_tok, tiktoken_gpt2):
+def test_encoder_cache_across_texts_split_three_ways(gpt2_tok, tiktoken_gpt2):
+    """Latin-1 text, BMP text and text that needs tiktoken's tables share one cache of pieces: a
+    piece's ids depend on the piece alone, however its text was split."""
     tok = Tokenizer(gpt2_tok.vocab, gpt2_tok.merges, gpt2_tok.special_tokens)
-    for text in ["a\U0002CEA2:A b", "x \U0002CEA2:A", "\U0002CEA2:A"]:
+    texts = ["a\U0002CEA2:A b", "x \U0002CEA2:A", "\U0002CEA2:A", "x:A b caf\u00e9", "A\u0295b x:A \U0001F642"]
+    for text in texts + texts[::-1]:
         assert tok.encode_ordinary(text) == tiktoken_gpt2.encode_ordinary(text)
-    assert not any(needs_exact(piece) for piece in tok._cache)
+
+
+# Characters beyond the BMP that tiktoken counts as letters, digits or marks (the splitter's exact
+# path), and some it counts as symbols (the fast path): emoji, a flag's tag characters.
+ASTRAL_PIECES = ["\U0001D400", "\U0001D7D8\U0001D7D9", "\U00020000\U0002A6D6", "\U0002CEA2", "e\U000E0100",
+                 "\U00010400\U00010428", "\U0001F642", "\U0001F3F4\U000E0067\U000E0062\U000E007F", "\U00010107"]
+latin1_text = st.text(st.characters(max_codepoint=0xFF), max_size=40)
+astral_text = st.lists(st.one_of(st.sampled_from(ASTRAL_PIECES + TRICKY_PIECES), st.text(max_size=3)),
+                       max_size=16).map("".join)
+# contractions, letter cases, digits after a space, newlines, runs of white space
+CONTEXTS = ["x'{}s", "a{}B", " {}1", "{}\n ", "  {}x"]
+
+
+def class_edges() -> set[int]:
+    """Every first and last character of a run of tiktoken's tables, and its neighbours."""
+    from bpe_course import unicode_tables
+    edges = set()
+    for table in TABLE_OF_CLASS.values():
+        for run in getattr(unicode_tables, table).split():
+            for end in run.split("-"):
+                edges.update(int(end, 16) + d for d in (-1, 0, 1))
+    return edges
+
+
+@pytest.mark.parametrize("pattern", [GPT2_PATTERN, GPT4_PATTERN, GPT4O_PATTERN])
+def test_fast_splitter_equals_tiktoken_tables(pattern):
+    """Both of its forms, in the contexts each class matters in: the Latin-1 one on every character it
+    is used for, the BMP one on the edges of every class and a sample (and on some symbols beyond the
+    BMP); the next test checks every BMP character against tiktoken's ids."""
+    for below, sample in ((0x100, range(0x100)), (0x10000, {*range(0, 0x10000, 7), *class_edges()})):
+        chars = [chr(c) for c in sorted(sample) if c < below and not 0xD800 <= c < 0xE000]
+        if below > 0x100:
+            chars += ["\U0001F642", "\U000E0067", "\U0001F1EB"]  # symbols to tiktoken too
+        text = "".join(context.format(ch) for ch in chars for context in CONTEXTS)
+        assert fast_splitter(pattern, below).findall(text) == exact_pattern(pattern).findall(text)
+
+
+def test_every_bmp_character_encodes_as_tiktoken(gpt2_tok, cl100k_tok, o200k_tok, tiktoken_gpt2, tiktoken_cl100k,
+                                                tiktoken_o200k):
+    text = "".join(context.format(chr(c)) for c in range(0x10000) if not 0xD800 <= c < 0xE000
+                   for context in CONTEXTS)
+    for ours, theirs in ((gpt2_tok, tiktoken_gpt2), (cl100k_tok, tiktoken_cl100k), (o200k_tok, tiktoken_o200k)):
+        assert ours.encode_ordinary(text) == theirs.encode_ordinary(text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(latin1_text, astral_text))
+def test_latin1_and_astral_text_encode_as_tiktoken(gpt2_tok, cl100k_tok, o200k_tok, tiktoken_gpt2,
+                                                   tiktoken_cl100k, tiktoken_o200k, text):
+    """The splitter's three paths: Latin-1 text, BMP text, text with letters beyond the BMP."""
+    for ours, theirs in ((gpt2_tok, tiktoken_gpt2), (cl100k_tok, tiktoken_cl100k), (o200k_tok, tiktoken_o200k)):
+        assert ours.encode_ordinary(text) == theirs.encode_ordinary(text)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.binary(min_size=1, max_size=40))
+def test_merge_bytes_is_merge_by_rank(gpt2_tok, piece):
+    ranks = gpt2_tok._merge_ranks()
+    expected = merge_by_rank([piece[i:i + 1] for i in range(len(piece))], byte_ranker(ranks))
+    assert merge_bytes(piece, ranks) == expected
+    assert merge_bytes(piece, gpt2_tok._rank) == expected  # ranked by id: the same order
+
+
+def test_ids_that_do_not_follow_the_merges(gpt2_tok, docs_text):
+    """Ids in any order: pairs are then ranked by merge, not by id, and the ids are those of the vocab."""
+    shuffled = list(gpt2_tok.vocab)
+    random.Random(8).shuffle(shuffled)
+    new_id = dict(zip(gpt2_tok.vocab, shuffled))
+    tok = Tokenizer({new_id[i]: t for i, t in gpt2_tok.vocab.items()}, gpt2_tok.merges,
+                    {s: new_id[i] for s, i in gpt2_tok.special_tokens.items()})
+    assert tok._rank is not tok._id_of
+    text = tricky_corpus(docs_text, seed=9)[:100_000] + "\U0001F642" * 100 + " x" * 70
+    assert tok.encode_ordinary(text) == [new_id[i] for i in gpt2_tok.encode_ordinary(text)]
 
 
 @pytest.mark.parametrize("text", ["\U0001F642" * 3000, "ab" * 4000, "a" * 5001, "\U0001F642a\u00e9" * 700,

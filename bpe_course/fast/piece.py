@@ -3,7 +3,8 @@
 The rule, tiktoken's and GPT-2's: repeatedly merge the adjacent pair of lowest rank, leftmost
 first. :func:`merge_by_rank` is that rule, written once, for any symbols (bytes or str) and any
 way of ranking a pair; it is quadratic but quick for words. With a rank limit it also recovers
-the merges of a rank-only vocabulary (:func:`merges_from_ranks`). A long piece (a 200,000-letter
+the merges of a rank-only vocabulary (:func:`merges_from_ranks`). The encoder runs the same loop
+written out for bytes ranked as tiktoken ranks them (:func:`merge_bytes`). A long piece (a 200,000-letter
 word, a megabyte of one emoji) is first cut into parts that cannot influence each other
 (:func:`independent_parts`), and each long part is merged with a heap (:func:`heap_merge`).
 
@@ -20,13 +21,17 @@ word, a megabyte of one emoji) is first cut into parts that cannot influence eac
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Callable, Iterable, Iterator
 from heapq import heapify, heappop, heappush
+from itertools import repeat
 from typing import TypeVar
 
 Symbol = TypeVar("Symbol", str, bytes)
 
 MEMO_LIMIT = 50_000  # distinct parts remembered while encoding one long piece
+NO_MERGE = 1 << 62  # the rank of a pair that is no merge, above every real rank (see merge_bytes)
+_SINGLE_BYTES = [bytes([b]) for b in range(256)]
 
 
 def merge_by_rank(parts: list[Symbol], rank_of: Callable[[Symbol, Symbol], float],
@@ -54,6 +59,34 @@ def merge_by_rank(parts: list[Symbol], rank_of: Callable[[Symbol, Symbol], float
             pair_ranks[i - 1] = rank_of(parts[i - 1], parts[i])
         if i < len(pair_ranks):
             pair_ranks[i] = rank_of(parts[i], parts[i + 1])
+    return parts
+
+
+def merge_bytes(piece: bytes, ranks: dict[bytes, int]) -> list[bytes]:
+    """The parts BPE leaves of ``piece``: :func:`merge_by_rank` with :func:`byte_ranker`, written out for speed.
+
+    subtle: this is the encoder's inner loop, run for every piece it has not seen yet, so it calls
+    nothing written in Python (not even a ranking function), and its ranks are all ints: a pair
+    that is no merge ranks ``NO_MERGE``, not ``math.inf``, which ``min`` compares more slowly.
+
+    >>> merge_bytes(b"lower", {b"lo": 0, b"low": 1, b"er": 2})
+    [b'low', b'er']
+    """
+    get = ranks.get
+    parts = list(map(_SINGLE_BYTES.__getitem__, piece))
+    pair_ranks = list(map(get, map(operator.add, parts, parts[1:]), repeat(NO_MERGE)))  # of parts k and k + 1
+    best = min(pair_ranks, default=NO_MERGE)
+    while best != NO_MERGE:
+        k = pair_ranks.index(best)  # leftmost of equal ranks, as tiktoken
+        merged = parts[k] = parts[k] + parts.pop(k + 1)
+        del pair_ranks[k]
+        if k:
+            pair_ranks[k - 1] = get(parts[k - 1] + merged, NO_MERGE)
+        if k < len(pair_ranks):
+            pair_ranks[k] = get(merged + parts[k + 1], NO_MERGE)
+        elif not k:
+            break  # one part left
+        best = min(pair_ranks)
     return parts
 
 
