@@ -80,7 +80,7 @@ def learn_fast(word_counts: dict[bytes, int], n_merges: int, progress=None,
         counts.append(pair_counts[best])
         a, b = tokens[ord(best[0])], tokens[ord(best[1])]
         tokens.append(a + b)
-        keys.append(descending_key(a + b))
+        keys.append(keys[ord(best[0])][:-1] + keys[ord(best[1])])  # descending_key(a + b), from its parts
         merges.append((a, b))
         queue.add(_merge_everywhere(best, chr(len(tokens) - 1), words, freqs, pair_counts, where), keys)
         if progress is not None:
@@ -103,7 +103,8 @@ class PairQueue:
     """The pairs to merge, best first: the highest count, then the greatest pair (``descending_key``).
 
     A bucket queue. Pairs wait in one list per count; only the list of the count being merged now
-    (the *level*) is a heap, ordered by key. It works because the best count never goes up: a new
+    (the *level*) is a heap, ordered by key. An entry is one string: the pair's key, then the pair
+    itself (the key alone decides the order, being different for every pair). It works because the best count never goes up: a new
     pair is made of a token just merged, so it occurs at most as often as that merge, and an old
     pair's count only goes down. So most pairs are appended to the list of a lower count, and each
     list is heaped once, when the level comes down to it.
@@ -119,25 +120,29 @@ class PairQueue:
     """
 
     def __init__(self, pair_counts: dict[str, int], keys: list[str]) -> None:
-        self.buckets: dict[int, list[tuple[str, str]]] = defaultdict(list)
+        self.buckets: dict[int, list[str]] = defaultdict(list)
         for pair, count in pair_counts.items():
-            self.buckets[count].append((keys[ord(pair[0])] + keys[ord(pair[1])], pair))
+            self.buckets[count].append(keys[ord(pair[0])] + keys[ord(pair[1])] + pair)
         self.levels = [-count for count in self.buckets]  # a heap of the counts that have a list: highest first
         heapq.heapify(self.levels)
         self.level = 0  # no list is a heap yet
 
     def add(self, fresh: dict[str, int], keys: list[str]) -> None:
         """Queue new pairs; each occurs at most as often as the pair just popped."""
+        level, buckets = self.level, self.buckets
         for pair, count in fresh.items():
-            item = (keys[ord(pair[0])] + keys[ord(pair[1])], pair)
-            if count < self.level:
-                self._append(count, item)
-            elif count == self.level:
-                heapq.heappush(self.buckets[count], item)
+            item = keys[ord(pair[0])] + keys[ord(pair[1])] + pair
+            if count < level:
+                bucket = buckets[count]
+                if not bucket:
+                    heapq.heappush(self.levels, -count)
+                bucket.append(item)
+            elif count == level:
+                heapq.heappush(buckets[count], item)
             else:  # cannot happen (see the class docstring); a silent wrong order would be worse than this
                 raise AssertionError(f"a new pair occurs {count} times, more than the merge it came from")
 
-    def _append(self, count: int, item: tuple[str, str]) -> None:
+    def _append(self, count: int, item: str) -> None:
         """Put an item in the list of a count below the level (a plain list until the level gets there)."""
         bucket = self.buckets[count]
         if not bucket:
@@ -150,9 +155,9 @@ class PairQueue:
         while True:
             while bucket:
                 item = heapq.heappop(bucket)
-                count = pair_counts.get(item[1], 0)
+                count = pair_counts.get(item[-2:], 0)
                 if count == self.level:
-                    return item[1]
+                    return item[-2:]
                 if count > 0:
                     self._append(count, item)
             self.buckets.pop(self.level, None)
@@ -208,20 +213,22 @@ def _merge_everywhere(pair: str, new: str, words: list[str], freqs: list[int],
     for x, listed in lefts.items():
         n = sum(map(weight, listed))
         pair_counts[x + a] -= n
-        fresh[x + new] = n
-        where[x + new] = listed  # a pair with ``new`` is new: its list starts here
+        p = x + new
+        fresh[p] = n
+        where[p] = listed  # a pair with ``new`` is new: its list starts here
     for y, listed in rights.items():
         n = sum(map(weight, listed))
         pair_counts[b + y] -= n
-        fresh[new + y] = n
-        where[new + y] = listed
+        p = new + y
+        fresh[p] = n
+        where[p] = listed
     if runs:
         n = sum(map(weight, runs))
-        fresh[new + a] -= n
         fresh[new + new] = n
         where[new + new] = runs
+        fresh[new + a] -= n
+        if fresh[new + a] <= 0:  # every a right of new began the next occurrence
+            del fresh[new + a]
     del pair_counts[pair]  # subtle: after the loops, which may have counted down the pair itself (a a a)
-    for p in [p for p, c in fresh.items() if c <= 0]:
-        del fresh[p]
     pair_counts.update(fresh)
     return fresh
