@@ -88,15 +88,16 @@ def learn_fast(word_counts: dict[bytes, int], n_merges: int, progress=None,
 
 
 def _count_pairs(words: list[str], freqs: list[int]) -> tuple[dict[str, int], dict[str, list[int]]]:
-    """Count every pair, and list where each occurs (a word listed twice is visited once, harmlessly)."""
-    pair_counts: dict[str, int] = defaultdict(int)
+    """Count every pair, and list where each occurs (a word listed twice is visited once, harmlessly).
+
+    The lists are made first; a pair's count is then the frequencies of its list summed, in C.
+    """
     where: dict[str, list[int]] = defaultdict(list)
     for i, word in enumerate(words):
-        f = freqs[i]
         for pair in map(add, word, word[1:]):  # the pairs, made in C
-            pair_counts[pair] += f
             where[pair].append(i)
-    return pair_counts, where
+    weight = freqs.__getitem__
+    return {pair: sum(map(weight, listed)) for pair, listed in where.items()}, where
 
 
 class PairQueue:
