@@ -123,19 +123,24 @@ def agree_naive(task: dict) -> dict:
     return {"seconds": seconds, "merges": len(naive), "identical": fast == naive}
 
 
+def cold_and_warm(encode_text, text: str, repeats: int) -> tuple[list[int], float, list[int], float]:
+    """The first call's ids and seconds, then the last warm call's ids and the median of ``repeats`` warm calls."""
+    start = time.perf_counter()
+    ids = again = encode_text(text)
+    cold = time.perf_counter() - start
+    warm = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        again = encode_text(text)
+        warm.append(time.perf_counter() - start)
+    return ids, cold, again, statistics.median(warm)
+
+
 def encode(task: dict) -> dict:
     """Throughput on prose: the first call on a new tokenizer, then warm calls (median)."""
     text = Path(task["path"]).read_text(encoding="utf-8")
-    encode_text = encoder(task["tool"])
-    start = time.perf_counter()
-    ids = encode_text(text)
-    cold = time.perf_counter() - start
-    warm = []
-    for _ in range(task["repeats"]):
-        start = time.perf_counter()
-        encode_text(text)
-        warm.append(time.perf_counter() - start)
-    return {"seconds": statistics.median(warm), "cold_seconds": cold, "tokens": len(ids)}
+    ids, cold, _, warm = cold_and_warm(encoder(task["tool"]), text, task["repeats"])
+    return {"seconds": warm, "cold_seconds": cold, "tokens": len(ids)}
 
 
 def long_piece(task: dict) -> dict:
@@ -211,15 +216,8 @@ def encode_pretrained(task: dict) -> dict:
     """GPT-2, cl100k or o200k by one encoder on prose: the first call on a new tokenizer, then warm calls."""
     text = Path(task["path"]).read_text(encoding="utf-8")
     encode_text = reference.build(task["tool"], task["name"], task.get("spec")).encode_ordinary
-    start = time.perf_counter()
-    ids = encode_text(text)
-    cold = time.perf_counter() - start
-    warm = []
-    for _ in range(task["repeats"]):
-        start = time.perf_counter()
-        again = encode_text(text)
-        warm.append(time.perf_counter() - start)
-    return {"seconds": statistics.median(warm), "cold_seconds": cold, "tokens": len(ids), "ids": ids_digest(ids),
+    ids, cold, again, warm = cold_and_warm(encode_text, text, task["repeats"])
+    return {"seconds": warm, "cold_seconds": cold, "tokens": len(ids), "ids": ids_digest(ids),
             "warm_same_ids": again == ids}
 
 

@@ -4,7 +4,7 @@ Both methods learn exactly the same merges:
 
 * ``method="naive"`` recounts every pair after every merge -- slow, but obviously right;
 * ``method="fast"`` (default) counts once and then updates only the words that contain the
-  merged pair, with a heap to find the best pair (``bpe_course/fast/merge.py``).
+  merged pair, with a bucket queue to find the best pair (``bpe_course/fast/merge.py``).
 
 Counting the pre-tokens comes first and is shared by both: ``bpe_course/fast/count.py`` counts
 each distinct stretch of text once, and ``bpe_course/fast/parallel.py`` shares big inputs out to

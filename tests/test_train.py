@@ -224,3 +224,22 @@ def test_fast_equals_naive_on_varied_text_in_many_scripts():
     fast = train_bpe(text, 256 + 700)
     assert fast == train_bpe(text, 256 + 700, method="naive")
     assert len(fast[1]) == 700
+
+
+def test_counting_in_flat_memory_gives_the_same_counts(monkeypatch, docs_text):
+    """Held segments are turned into pre-token counts whenever there are too many: the counts do not change."""
+    import regex
+    from bpe_course import GPT2_PATTERN
+    from bpe_course.fast import count
+    text = docs_text[:40_000]
+    documents = [text[k:k + 700] for k in range(0, len(text), 700)]
+    expected = count_pretokens(text), count_pretokens(documents), count_pretokens(documents, pattern="none")
+    assert expected[0] == Counter(regex.findall(GPT2_PATTERN, text))
+    monkeypatch.setattr(count, "HELD_SEGMENTS", 50)
+    monkeypatch.setattr(count, "BLOCK_CHARS", 2_000)
+    seen = []
+    match = count.SegmentCounter._match
+    monkeypatch.setattr(count.SegmentCounter, "_match", lambda self, counts: (
+        seen.append(len(self.segments) + len(self.alone) + len(self.heads)), match(self, counts))[-1])
+    assert (count_pretokens(text), count_pretokens(documents), count_pretokens(documents, pattern="none")) == expected
+    assert len(seen) > 20 and max(seen) < 50 + 2_000  # never more than the limit and one block's segments held

@@ -41,6 +41,7 @@ WHITE_SPACE = "\t\n\x0b\x0c\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205
 _ANCHOR = re.compile(f" (?=[^{WHITE_SPACE}])")
 BLOCK_CHARS = 1 << 18  # segments are cut out of at most this many characters at a time (bounds memory)
 GROUP_SEGMENTS = 1 << 14  # distinct segments matched in one findall (bounds memory)
+HELD_SEGMENTS = 1 << 17  # distinct segments held before they are turned into pre-token counts (bounds memory)
 _SENTINEL = " x"
 
 
@@ -53,13 +54,21 @@ def count_ordinary_text(text: str, pattern: str | None, counts: Counter[str] | N
 
 
 class SegmentCounter:
-    """Accumulates the segments of many texts, then turns them into pre-token counts at once."""
+    """Accumulates the segments of many texts, then turns them into pre-token counts at once.
+
+    subtle: distinct *segments* are not bounded by the vocabulary as distinct pre-tokens are (a word
+    at the end of a line joins the first word of the next: "sea.\nThe"), so a few gigabytes of text
+    hold millions of them. Once :data:`HELD_SEGMENTS` are held they are turned into pre-token counts
+    and dropped, so memory stays flat however much text is added; counts add up, so the result is
+    the same.
+    """
 
     def __init__(self, pattern: str | None) -> None:
         self.pattern = pattern
         self.segments: Counter[str] = Counter()  # middle segments, without their anchor space
         self.alone: Counter[str] = Counter()  # texts (or a text's last segment) matched on their own
         self.heads: Counter[str] = Counter()  # first segments, followed by an anchor in their text
+        self.counted: Counter[str] = Counter()  # pre-token counts of the segments already turned into them
 
     def add(self, text: str) -> None:
         """Count one whole ordinary text (its start and end are the real start and end)."""
@@ -68,6 +77,8 @@ class SegmentCounter:
         first = _ANCHOR.search(text) if self.pattern in TIKTOKEN_PATTERNS else None
         if first is None:
             self.alone[text] += 1
+            if len(self.alone) > HELD_SEGMENTS:  # many small documents
+                self._match(self.counted)
             return
         last = _last_anchor(text)
         if first.start():
@@ -80,27 +91,46 @@ class SegmentCounter:
                 stop = found.start() if found else last
             update(islice(split(text[start:stop]), 1, None))  # [0] is the "" before the leading anchor
             start = stop
+            if len(self.segments) + len(self.alone) + len(self.heads) > HELD_SEGMENTS:
+                self._match(self.counted)
         self.alone[text[last:]] += 1
 
     def finish(self, counts: Counter[str]) -> Counter[str]:
-        """Add the pre-token counts of everything added so far to ``counts``; return ``counts``."""
+        """Add the pre-token counts of everything added so far to ``counts``; return ``counts``.
+
+        The counter is empty afterwards.
+        """
+        self._match(counts)
+        counts.update(self.counted)
+        self.counted = Counter()
+        return counts
+
+    def _match(self, counts: Counter[str]) -> None:
+        """Add the pre-token counts of the segments held to ``counts``, and drop the segments."""
+        segments, alone, heads = self.segments, self.alone, self.heads
+        self._match_held(segments, alone, heads, counts)
+        for held in segments, alone, heads:
+            held.clear()  # subtle: emptied in place, not replaced: add() holds on to self.segments.update
+
+    def _match_held(self, segments: Counter[str], alone: Counter[str], heads: Counter[str],
+                    counts: Counter[str]) -> None:
+        """Run the pattern over each distinct text held, once, and add its pre-tokens times its count."""
         if self.pattern is None:  # no pattern: every text is one pre-token
-            counts.update(self.alone)
-            return counts
-        for text, n in self.alone.items():
+            counts.update(alone)
+            return
+        for text, n in alone.items():
             _add(counts, pretokenize(text, self.pattern), n)
-        for head, n in self.heads.items():
+        for head, n in heads.items():
             _add(counts, pretokenize(head + _SENTINEL, self.pattern)[:-1], n)
         by_count: dict[int, list[str]] = defaultdict(list)
-        for segment, n in self.segments.items():
+        for segment, n in segments.items():
             by_count[n].append(segment)
-        for n, segments in by_count.items():
-            for k in range(0, len(segments), GROUP_SEGMENTS):  # a bounded list of pre-tokens at a time
-                found = pretokenize(" " + " ".join(segments[k:k + GROUP_SEGMENTS]) + _SENTINEL, self.pattern)
+        for n, group in by_count.items():
+            for k in range(0, len(group), GROUP_SEGMENTS):  # a bounded list of pre-tokens at a time
+                found = pretokenize(" " + " ".join(group[k:k + GROUP_SEGMENTS]) + _SENTINEL, self.pattern)
                 if found[-1] != _SENTINEL:  # cannot happen for the GPT patterns (see the module docstring)
                     raise AssertionError(f"segment joining broke at {found[-2:]!r}")
                 _add(counts, found[:-1], n)
-        return counts
 
 
 def _add(counts: Counter[str], pretokens: list[str], times: int) -> None:
