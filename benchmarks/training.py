@@ -183,6 +183,7 @@ def bench_scale(args, corpora: Path, out: Path) -> tuple[list[dict], list[str]]:
                 rows.append(report.summarize("scale", tool, mb, meta["bytes"], [res] if res else [],
                                              f"one run{'' if res else f'; > cap {args.scale_cap:g} s'}", case="prose",
                                              vocab_size=args.scale_vocab, distinct_pretokens=distinct[path]))
+            rows.append(encode_to_ids(args, path, mb, meta["bytes"], out))
         finally:
             path.unlink(missing_ok=True)
         if result["ours"] and result["hf"]:
@@ -193,10 +194,26 @@ def bench_scale(args, corpora: Path, out: Path) -> tuple[list[dict], list[str]]:
     return rows, lines
 
 
+def encode_to_ids(args, path: Path, mb: float, size: int, out: Path) -> dict:
+    """The whole file to a ``.npy`` of GPT-2 ids with ``encode_files`` (what ``bpe-course encode --input F -o
+    ids.npy`` runs): time and peak summed PSS, which must not grow with the file."""
+    npy = out / "ids_scale.npy"
+    print(f"  scale: encode_files, gpt2, {mb:g} MB to {npy.name}", flush=True)
+    try:
+        res = run_child({"task": "encode_files", "tool": "ours", "name": "gpt2", "paths": [str(path)], "out": str(npy)},
+                        args.scale_cap)
+    finally:
+        npy.unlink(missing_ok=True)
+    return report.summarize("scale_encode", "ours", mb, size, [res] if res else [],
+                            f"encode_files to .npy, one run; {res['tokens']:,} ids" if res else f"> cap {args.scale_cap:g} s",
+                            case="prose, gpt2")
+
+
 def add_growth_of_memory(rows: list[dict]) -> None:
     """On each scale row above the smallest size: its peak PSS over the smallest size's (same trainer)."""
-    for tool in TRAINERS:
-        timed = sorted((r for r in rows if r["tool"] == tool and r["peak_pss_mb"] != ""), key=lambda r: r["size_mb"])
+    for section, tool in [("scale", tool) for tool in TRAINERS] + [("scale_encode", "ours")]:
+        timed = sorted((r for r in rows if r["section"] == section and r["tool"] == tool and r["peak_pss_mb"] != ""),
+                       key=lambda r: r["size_mb"])
         for row in timed[1:]:
             row["note"] += (f"; peak PSS at {row['size_mb']:g} MB / at {timed[0]['size_mb']:g} MB: "
                             f"{row['peak_pss_mb'] / timed[0]['peak_pss_mb']:.2f}")

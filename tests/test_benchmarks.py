@@ -152,6 +152,10 @@ def test_new_sections_end_to_end(tmp_path, corpora):
     assert "log-log slope" in find("growth", tool="hf")[-1]["note"]
     scale = find("scale")
     assert {r["tool"] for r in scale} == {"ours", "hf"} and all(float(r["peak_pss_mb"]) > 0 for r in scale)
+    encoded = find("scale_encode", tool="ours")
+    assert len(encoded) == 1 and float(encoded[0]["peak_pss_mb"]) > 0 and "ids" in encoded[0]["note"]
+    tokens = int(encoded[0]["note"].split("one run; ")[1].split(" ids")[0].replace(",", ""))
+    assert tokens > 0.1e6 / 8  # about 4 bytes of English per GPT-2 token
     assert not list(out.glob("prose*")) and not list(out.glob("ids_*.npy"))  # generated files are deleted
 
 
