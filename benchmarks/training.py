@@ -183,13 +183,13 @@ def bench_scale(args, corpora: Path, out: Path) -> tuple[list[dict], list[str]]:
                 rows.append(report.summarize("scale", tool, mb, meta["bytes"], [res] if res else [],
                                              f"one run{'' if res else f'; > cap {args.scale_cap:g} s'}", case="prose",
                                              vocab_size=args.scale_vocab, distinct_pretokens=distinct[path]))
+            if result["ours"] and result["hf"]:
+                ours, hf = rows[-2], rows[-1]
+                report.set_ratio(ours, ours["median_s"], hf["median_s"], "time ours/HF")
+                ours["note"] += f"; peak PSS ours/HF {ours['peak_pss_mb'] / hf['peak_pss_mb']:.2f}"
             rows.append(encode_to_ids(args, path, mb, meta["bytes"], out))
         finally:
             path.unlink(missing_ok=True)
-        if result["ours"] and result["hf"]:
-            ours, hf = rows[-2], rows[-1]
-            report.set_ratio(ours, ours["median_s"], hf["median_s"], "time ours/HF")
-            ours["note"] += f"; peak PSS ours/HF {ours['peak_pss_mb'] / hf['peak_pss_mb']:.2f}"
     add_growth_of_memory(rows)
     return rows, lines
 

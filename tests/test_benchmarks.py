@@ -152,6 +152,7 @@ def test_new_sections_end_to_end(tmp_path, corpora):
     assert "log-log slope" in find("growth", tool="hf")[-1]["note"]
     scale = find("scale")
     assert {r["tool"] for r in scale} == {"ours", "hf"} and all(float(r["peak_pss_mb"]) > 0 for r in scale)
+    assert find("scale", tool="ours")[0]["ratio_meaning"] == "time ours/HF" and not find("scale", tool="hf")[0]["ratio"]
     encoded = find("scale_encode", tool="ours")
     assert len(encoded) == 1 and float(encoded[0]["peak_pss_mb"]) > 0 and "ids" in encoded[0]["note"]
     tokens = int(encoded[0]["note"].split("one run; ")[1].split(" ids")[0].replace(",", ""))
