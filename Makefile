@@ -6,7 +6,7 @@ PYTHON ?= python3
 PY      = $(VENV)/bin/python
 STAMP   = $(VENV)/.installed
 
-.PHONY: lab test install notebooks bench site clean
+.PHONY: lab test install browser notebooks bench site clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -19,7 +19,11 @@ install: $(STAMP)
 lab: $(STAMP)
 	$(VENV)/bin/bpe-course lab
 
-test: $(STAMP)
+# The browser tests need Chromium: installed from the system's packages if it is not there yet.
+browser:
+	bash tools/install_chromium.sh
+
+test: $(STAMP) browser
 	$(PY) -m pytest -n 2 --dist loadfile -q
 
 # Developers: rebuild and re-execute the stored notebooks from tools/nbsrc/.

@@ -52,3 +52,37 @@ def test_makefile_sets_up_from_scratch():
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
     assert "-m venv" in makefile and 'pip install -q -e ".[dev]"' in makefile
     assert re.search(r"^test: \$\(STAMP\)", makefile, re.M) and re.search(r"^lab: \$\(STAMP\)", makefile, re.M)
+
+
+def _fake_bin(folder: Path, **scripts: str) -> dict[str, str]:
+    """A PATH of stand-in commands (``name -> shell body``) plus the shell's own tools, nothing else."""
+    import os
+    import shutil
+    folder.mkdir()
+    for name, body in scripts.items():
+        (folder / name).write_text(f"#!/bin/sh\n{body}\n")
+        (folder / name).chmod(0o755)
+    for tool in ("env", "id"):
+        if not (folder / tool).exists():
+            (folder / tool).symlink_to(shutil.which(tool))
+    return {"PATH": str(folder), "HOME": os.environ.get("HOME", "/tmp")}
+
+
+def test_make_test_installs_chromium_when_missing(tmp_path):
+    """make test's first step installs Chromium with apt-get when none is there, and does nothing when one is."""
+    import subprocess
+    log = tmp_path / "apt.log"
+    script = ["/bin/bash", str(ROOT / "tools" / "install_chromium.sh")]
+    env = _fake_bin(tmp_path / "bin", **{"apt-get": f'echo "$*" >> {log}', "id": "echo 0"})
+    done = subprocess.run(script, env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert log.read_text().splitlines() == ["update -qq", "install -y -qq chromium"]
+
+    log.unlink()
+    env = _fake_bin(tmp_path / "bin2", **{"apt-get": f'echo "$*" >> {log}', "chromium": "exit 0"})
+    assert subprocess.run(script, env=env, capture_output=True).returncode == 0 and not log.exists()
+
+    env = _fake_bin(tmp_path / "bin3")  # no Chromium, no apt-get: a clear failure, never a silent pass
+    done = subprocess.run(script, env=env, capture_output=True, text=True)
+    assert done.returncode == 1 and "BPE_COURSE_CHROMIUM" in done.stderr
+    assert re.search(r"^test: \$\(STAMP\) browser$", (ROOT / "Makefile").read_text(encoding="utf-8"), re.M)

@@ -4,8 +4,8 @@ Each pytest process (each xdist worker, too) starts its own server on a free por
 with its config, runtime, data, settings and workspace directories under pytest's tmp, serving a
 temporary copy of ``notebooks/`` so a test run never touches the stored chapters. Chromium is
 Debian's (``/usr/bin/chromium``), driven by the Python ``playwright`` package; nothing is
-downloaded. Without Chromium the tests skip with a hint, except when ``CI`` is set: there a
-missing browser is a failure.
+downloaded. ``make test`` installs Chromium first (``tools/install_chromium.sh``); run any other
+way without it, the tests fail with a hint: a browser test is never skipped.
 """
 
 from __future__ import annotations
@@ -18,7 +18,6 @@ import subprocess
 import sys
 import time
 import urllib.request
-import warnings
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -30,21 +29,16 @@ TOKEN = "bpe-course-browser-tests"
 CHROME_ARGS = ["--no-sandbox",  # needed when running as root (CI containers)
                "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
                "--disable-component-update", "--disable-sync", "--no-first-run"]
-ENABLE_HINT = ("browser tests need Debian's Chromium: `sudo apt-get install chromium` "
-               "(or set BPE_COURSE_CHROMIUM to a Chromium binary), plus the `playwright` Python package "
-               "from `pip install -e .[dev]`")
-
+ENABLE_HINT = ("browser tests need Debian's Chromium (`make test` installs it; by hand: `sudo apt-get install "
+               "chromium`, or set BPE_COURSE_CHROMIUM to a Chromium binary), plus the `playwright` Python "
+               "package from `pip install -e .[dev]`; to leave them out on purpose: --ignore=tests/browser")
 
 try:
     import playwright.sync_api  # noqa: F401
-except ImportError:
-    if os.environ.get("CI"):
-        raise  # CI must run the browser tests: there a missing package is an error, not a skip
-    collect_ignore_glob = ["*.py"]  # the test modules import playwright
-    warnings.warn(f"browser tests not collected: the `playwright` package is not installed; {ENABLE_HINT}",
-                  stacklevel=1)
-else:
-    from .lab_page import LabPage, LabServer
+except ImportError as missing:
+    raise ImportError(f"the `playwright` package is not installed: {ENABLE_HINT}") from missing
+
+from .lab_page import LabPage, LabServer  # noqa: E402
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -62,20 +56,11 @@ def find_chromium() -> str | None:
     return None
 
 
-def _missing(reason: str) -> None:
-    """Skip on a learner's machine without Chromium (README: make test installs none); fail in CI, where
-    .ci/run installs it, so in CI no browser test is ever skipped."""
-    message = f"{reason}; {ENABLE_HINT}"
-    if os.environ.get("CI"):
-        pytest.fail(f"CI is set but {message}", pytrace=False)
-    pytest.skip(message)
-
-
 @pytest.fixture(scope="session")
 def chromium_path() -> str:
     path = find_chromium()
     if path is None or not os.access(path, os.X_OK):
-        _missing("no Chromium found")
+        pytest.fail(f"no Chromium found; {ENABLE_HINT}", pytrace=False)
     return path
 
 
