@@ -17,7 +17,7 @@ from itertools import chain, compress, repeat
 
 from . import formats
 from .errors import TokenizerFileError
-from .fast.piece import byte_ranker, encode_long_piece, joinable_pairs, merge_by_rank, merge_bytes
+from .fast.piece import encode_long_piece, joinable_pairs, merge_bytes
 from .pretokenize import (check_special_tokens, pattern_name, pretokenize, replace_lone_surrogates, resolve_pattern,
                           safe_cut, specials_regex)
 
@@ -203,9 +203,9 @@ class Tokenizer:
     def _merge_ranks(self) -> dict[bytes, int]:
         """``{token: index of the first merge that makes it}``, for a limit counted in merges."""
         if self._merge_rank is None:
-            made = [a + b for a, b in self.merges]
-            # the first merge that makes a token gives its rank: fill in reverse so that it is written last
-            self._merge_rank = dict(zip(reversed(made), range(len(made) - 1, -1, -1)))
+            # subtle: when encoding does not rank by id, its ranks are these already
+            self._merge_rank = (_first_merges([a + b for a, b in self.merges]) if self._rank is self._id_of
+                                else self._rank)
         return self._merge_rank
 
     def encode_ordinary_truncated(self, text: str, n_merges: int) -> list[int]:
@@ -229,7 +229,7 @@ class Tokenizer:
         if not 0 <= n_merges <= len(self.merges):
             raise ValueError(f"n_merges must be between 0 and {len(self.merges)}, got {n_merges}")
         merge_ranks = self._merge_ranks()
-        ranks, id_of, rank_of = _RanksBelow(merge_ranks, n_merges), self._id_of, byte_ranker(merge_ranks)
+        ranks, id_of = _RanksBelow(merge_ranks, n_merges), self._id_of
 
         def encode_piece(piece: bytes) -> list[int]:
             # subtle: the whole-piece shortcut only for a token the truncated tokenizer has: a single
@@ -242,8 +242,7 @@ class Tokenizer:
                 # subtle: the full vocab's joinable table lists more pairs than the truncated one's;
                 # cutting at fewer places is still exact (each part still merges as it would alone).
                 return encode_long_piece(piece, ranks, id_of, self._joinable, encode_piece, LONG_PIECE)
-            singles = [piece[i:i + 1] for i in range(len(piece))]
-            return [id_of[part] for part in merge_by_rank(singles, rank_of, limit=n_merges)]
+            return [id_of[part] for part in merge_bytes(piece, merge_ranks, limit=n_merges)]
 
         done: dict[str, list[int]] = {}
         ids: list[int] = []
@@ -423,6 +422,15 @@ def _pair_ranks(made: list[bytes], id_of: dict[bytes, int]) -> dict[bytes, int]:
     ids = list(map(id_of.__getitem__, made))
     if len(made) + 256 == len(id_of) and all(map(operator.lt, ids, ids[1:])) and min(map(len, made), default=2) > 1:
         return id_of
+    return _first_merges(made)
+
+
+def _first_merges(made: list[bytes]) -> dict[bytes, int]:
+    """``{token: index of the first merge that makes it}``, from the tokens the merges make, in order.
+
+    >>> _first_merges([b"ab", b"abc", b"ab"])
+    {b'ab': 0, b'abc': 1}
+    """
     # the first merge that makes a token gives its rank: fill in reverse so that it is written last
     return dict(zip(reversed(made), range(len(made) - 1, -1, -1)))
 

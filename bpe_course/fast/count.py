@@ -77,8 +77,7 @@ class SegmentCounter:
         first = _ANCHOR.search(text) if self.pattern in TIKTOKEN_PATTERNS else None
         if first is None:
             self.alone[text] += 1
-            if len(self.alone) > HELD_SEGMENTS:  # many small documents
-                self._match(self.counted)
+            self._bound_memory()  # many small documents
             return
         last = _last_anchor(text)
         if first.start():
@@ -91,8 +90,7 @@ class SegmentCounter:
                 stop = found.start() if found else last
             update(islice(split(text[start:stop]), 1, None))  # [0] is the "" before the leading anchor
             start = stop
-            if len(self.segments) + len(self.alone) + len(self.heads) > HELD_SEGMENTS:
-                self._match(self.counted)
+            self._bound_memory()
         self.alone[text[last:]] += 1
 
     def finish(self, counts: Counter[str]) -> Counter[str]:
@@ -102,29 +100,33 @@ class SegmentCounter:
         """
         self._match(counts)
         counts.update(self.counted)
-        self.counted = Counter()
+        self.counted.clear()
         return counts
 
-    def _match(self, counts: Counter[str]) -> None:
-        """Add the pre-token counts of the segments held to ``counts``, and drop the segments."""
-        segments, alone, heads = self.segments, self.alone, self.heads
-        self._match_held(segments, alone, heads, counts)
-        for held in segments, alone, heads:
-            held.clear()  # subtle: emptied in place, not replaced: add() holds on to self.segments.update
+    def _bound_memory(self) -> None:
+        """Turn the texts held into pre-token counts once there are more than :data:`HELD_SEGMENTS`."""
+        if len(self.segments) + len(self.alone) + len(self.heads) > HELD_SEGMENTS:
+            self._match(self.counted)
 
-    def _match_held(self, segments: Counter[str], alone: Counter[str], heads: Counter[str],
-                    counts: Counter[str]) -> None:
-        """Run the pattern over each distinct text held, once, and add its pre-tokens times its count."""
+    def _match(self, counts: Counter[str]) -> None:
+        """Run the pattern over each distinct text held, once, add its pre-tokens times its count to
+        ``counts``, and drop the texts.
+
+        subtle: they are emptied in place, not replaced: add() holds on to ``self.segments.update``.
+        """
         if self.pattern is None:  # no pattern: every text is one pre-token
-            counts.update(alone)
+            counts.update(self.alone)
+            self.alone.clear()
             return
-        for text, n in alone.items():
+        for text, n in self.alone.items():
             _add(counts, pretokenize(text, self.pattern), n)
-        for head, n in heads.items():
+        for head, n in self.heads.items():
             _add(counts, pretokenize(head + _SENTINEL, self.pattern)[:-1], n)
         by_count: dict[int, list[str]] = defaultdict(list)
-        for segment, n in segments.items():
+        for segment, n in self.segments.items():
             by_count[n].append(segment)
+        for held in self.segments, self.alone, self.heads:
+            held.clear()
         for n, group in by_count.items():
             for k in range(0, len(group), GROUP_SEGMENTS):  # a bounded list of pre-tokens at a time
                 found = pretokenize(" " + " ".join(group[k:k + GROUP_SEGMENTS]) + _SENTINEL, self.pattern)

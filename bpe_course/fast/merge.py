@@ -105,10 +105,10 @@ class PairQueue:
 
     A bucket queue. Pairs wait in one list per count; only the list of the count being merged now
     (the *level*) is a heap, ordered by key. An entry is one string: the pair's key, then the pair
-    itself (the key alone decides the order, being different for every pair). It works because the best count never goes up: a new
-    pair is made of a token just merged, so it occurs at most as often as that merge, and an old
-    pair's count only goes down. So most pairs are appended to the list of a lower count, and each
-    list is heaped once, when the level comes down to it.
+    itself (the key alone decides the order, being different for every pair). It works because the
+    best count never goes up: a new pair is made of a token just merged, so it occurs at most as
+    often as that merge, and an old pair's count only goes down. So most pairs are appended to the
+    list of a lower count, and each list is heaped once, when the level comes down to it.
 
     subtle: a pair whose count went down stays in the list of its old count (its entry is stale);
     when popped there, it moves to the list of its true count, which is lower and not reached yet.
@@ -123,23 +123,18 @@ class PairQueue:
     def __init__(self, pair_counts: dict[str, int], keys: list[str]) -> None:
         self.buckets: dict[int, list[str]] = defaultdict(list)
         for pair, count in pair_counts.items():
-            self.buckets[count].append(keys[ord(pair[0])] + keys[ord(pair[1])] + pair)
+            self.buckets[count].append(_entry(pair, keys))
         self.levels = [-count for count in self.buckets]  # a heap of the counts that have a list: highest first
         heapq.heapify(self.levels)
         self.level = 0  # no list is a heap yet
 
     def add(self, fresh: dict[str, int], keys: list[str]) -> None:
         """Queue new pairs; each occurs at most as often as the pair just popped."""
-        level, buckets = self.level, self.buckets
         for pair, count in fresh.items():
-            item = keys[ord(pair[0])] + keys[ord(pair[1])] + pair
-            if count < level:
-                bucket = buckets[count]
-                if not bucket:
-                    heapq.heappush(self.levels, -count)
-                bucket.append(item)
-            elif count == level:
-                heapq.heappush(buckets[count], item)
+            if count < self.level:
+                self._append(count, _entry(pair, keys))
+            elif count == self.level:
+                heapq.heappush(self.buckets[count], _entry(pair, keys))
             else:  # cannot happen (see the class docstring); a silent wrong order would be worse than this
                 raise AssertionError(f"a new pair occurs {count} times, more than the merge it came from")
 
@@ -167,6 +162,11 @@ class PairQueue:
             self.level = -heapq.heappop(self.levels)
             bucket = self.buckets[self.level]
             heapq.heapify(bucket)
+
+
+def _entry(pair: str, keys: list[str]) -> str:
+    """A pair's entry in the queue: its key (:func:`descending_key` of both tokens), then the pair."""
+    return keys[ord(pair[0])] + keys[ord(pair[1])] + pair
 
 
 def _merge_everywhere(pair: str, new: str, words: list[str], freqs: list[int],

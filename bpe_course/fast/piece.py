@@ -62,8 +62,11 @@ def merge_by_rank(parts: list[Symbol], rank_of: Callable[[Symbol, Symbol], float
     return parts
 
 
-def merge_bytes(piece: bytes, ranks: dict[bytes, int]) -> list[bytes]:
+def merge_bytes(piece: bytes, ranks: dict[bytes, int], limit: int = NO_MERGE) -> list[bytes]:
     """The parts BPE leaves of ``piece``: :func:`merge_by_rank` with :func:`byte_ranker`, written out for speed.
+
+    Every byte-level caller uses it: the encoder, a truncated tokenizer (merges of rank below
+    ``limit`` only) and :func:`merges_from_ranks`.
 
     subtle: this is the encoder's inner loop, run for every piece it has not seen yet, so it calls
     nothing written in Python (not even a ranking function), and its ranks are all ints: a pair
@@ -71,12 +74,14 @@ def merge_bytes(piece: bytes, ranks: dict[bytes, int]) -> list[bytes]:
 
     >>> merge_bytes(b"lower", {b"lo": 0, b"low": 1, b"er": 2})
     [b'low', b'er']
+    >>> merge_bytes(b"lower", {b"lo": 0, b"low": 1, b"er": 2}, limit=1)
+    [b'lo', b'w', b'e', b'r']
     """
     get = ranks.get
     parts = list(map(_SINGLE_BYTES.__getitem__, piece))
     pair_ranks = list(map(get, map(operator.add, parts, parts[1:]), repeat(NO_MERGE)))  # of parts k and k + 1
     best = min(pair_ranks, default=NO_MERGE)
-    while best != NO_MERGE:
+    while best < limit:
         k = pair_ranks.index(best)  # leftmost of equal ranks, as tiktoken
         merged = parts[k] = parts[k] + parts.pop(k + 1)
         del pair_ranks[k]
@@ -106,12 +111,11 @@ def merges_from_ranks(ranks: dict[bytes, int]) -> list[tuple[bytes, bytes]]:
     >>> merges_from_ranks(ranks)
     [(b'a', b'b'), (b'ab', b'c')]
     """
-    rank_of = byte_ranker(ranks)
     merges = []
     for token, rank in sorted(ranks.items(), key=lambda item: item[1]):
         if len(token) == 1:
             continue
-        parts = merge_by_rank([token[i:i + 1] for i in range(len(token))], rank_of, limit=rank)
+        parts = merge_bytes(token, ranks, limit=rank)
         if len(parts) != 2:
             raise ValueError(f"token {token!r} (rank {rank}) cannot be built from two lower-ranked tokens; "
                              f"BPE over lower ranks leaves {len(parts)} parts")
