@@ -14,6 +14,7 @@ import codecs
 import mmap
 import multiprocessing
 import os
+import pickle
 import re
 import signal
 from collections import Counter
@@ -24,11 +25,10 @@ from ..pretokenize import TIKTOKEN_PATTERNS, safe_cut, split_specials
 from .count import SegmentCounter
 
 _VISIBLE_SPACE = re.compile(rb"[!-~] [!-~]")
-PARALLEL_MIN_CHARS = 2_000_000  # below this, starting a worker process costs more than it saves
+PARALLEL_MIN_CHARS = 1 << 19  # below this, starting a worker process costs more than it saves (see count_parts)
 EXPLICIT_MIN_CHARS = 1 << 16  # with workers=N given, texts from this size on are shared out
 UTF8_BOM = b"\xef\xbb\xbf"  # what Windows Notepad puts at the start of a UTF-8 file
 STREAM_BYTES = 1 << 20  # a file is decoded this many bytes at a time, so its text is never whole
-_SHARED: object = None  # what forked workers read: the text, or the path of the file (a big str is never pickled)
 
 
 def add_text(text: str, start: int, end: int, specials: list[str], counter: SegmentCounter) -> None:
@@ -84,37 +84,94 @@ def _decode(decoder: codecs.IncrementalDecoder, block: bytes, last: bool, path: 
 
 def count_parts(count, shared, cuts: list[int], specials: list[str], counter: SegmentCounter,
                 counts: Counter[str]) -> None:
-    """Count ``shared`` cut at ``cuts``: the last part here, the others in forked workers."""
-    global _SHARED
+    """Count ``shared`` cut at ``cuts``: the last part here, the others in forked workers.
+
+    subtle: a worker is a bare ``os.fork`` that sends its counts back through a pipe (about 3 ms to
+    start), not a ``multiprocessing`` pool (about 20 ms): that difference decides whether a
+    megabyte is worth sharing out. The worker sees ``shared`` because it is a copy of this process.
+    """
     bounds = list(zip(cuts, cuts[1:]))
     if len(bounds) == 1:
         count(shared, *bounds[0], specials, counter)
         return
-    _SHARED = shared
+    workers: list[tuple[int, int]] = []
     try:
-        with multiprocessing.get_context("fork").Pool(len(bounds) - 1, initializer=quiet_on_interrupt) as pool:
-            pending = pool.starmap_async(_count_in_worker, [(count, s, e, specials, counter.pattern)
-                                                            for s, e in bounds[:-1]])
-            # subtle: the parent finishes its own part (the regex over its distinct segments) while the
-            # workers still run; left to the caller's final finish(), that work came after the wait
-            own = SegmentCounter(counter.pattern)
-            count(shared, *bounds[-1], specials, own)
-            own.finish(counts)
-            for part in pending.get():
-                counts.update(part)
+        for start, end in bounds[:-1]:
+            workers.append(_fork(_count_part, count, shared, start, end, specials, counter.pattern))
+        # subtle: the parent finishes its own part (the regex over its distinct segments) while the
+        # workers still run; left to the caller's final finish(), that work came after the wait
+        counts.update(_count_part(count, shared, *bounds[-1], specials, counter.pattern))
+        while workers:
+            counts.update(_result(*workers.pop(0)))
     finally:
-        _SHARED = None
+        for pid, pipe in workers:  # only after an error or Ctrl-C: stop the workers still running
+            _stop(pid, pipe)
+
+
+def _count_part(count, shared, start: int, end: int, specials: list[str], pattern: str | None) -> Counter[str]:
+    counter = SegmentCounter(pattern)
+    count(shared, start, end, specials, counter)
+    return counter.finish(Counter())
+
+
+def _fork(task, *args) -> tuple[int, int]:
+    """Start ``task(*args)`` in a forked child; its pid, and the pipe its pickled outcome will come through."""
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid:
+        os.close(write)
+        return pid, read
+    status = 1
+    try:  # the child: from here on it only ever leaves through os._exit
+        os.close(read)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to report, once
+        try:
+            outcome = (True, task(*args))
+        except BaseException as exc:  # sent to the parent, which raises it
+            outcome = (False, exc)
+        try:
+            message = pickle.dumps(outcome, protocol=pickle.HIGHEST_PROTOCOL)
+        except Exception:  # an error that cannot be pickled: send what it said
+            message = pickle.dumps((False, RuntimeError(f"in a counting worker: {outcome[1]!r}")))
+        with open(write, "wb") as pipe:
+            pipe.write(message)
+        status = 0
+    finally:
+        # subtle: _exit, not exit: the child must not run the parent's exit handlers, nor flush the
+        # output it inherited unwritten (it would be printed twice)
+        os._exit(status)
+
+
+def _result(pid: int, pipe: int):
+    """What a forked ``task`` returned (its exception is raised here); waits for the child to end."""
+    try:
+        with open(pipe, "rb") as f:
+            done, value = pickle.load(f)
+    except EOFError:  # the child died before it could answer (killed, out of memory)
+        done = None
+    except BaseException:  # Ctrl-C while waiting
+        _stop(pid, None)
+        raise
+    _, status = os.waitpid(pid, 0)
+    if done is None:
+        raise RuntimeError(f"a counting worker (process {pid}) ended without its counts "
+                           f"(exit status {os.waitstatus_to_exitcode(status)})")
+    if not done:
+        raise value
+    return value
+
+
+def _stop(pid: int, pipe: int | None) -> None:
+    """Stop a forked child that is no longer wanted, and reap it."""
+    if pipe is not None:
+        os.close(pipe)
+    os.kill(pid, signal.SIGKILL)
+    os.waitpid(pid, 0)
 
 
 def quiet_on_interrupt() -> None:
     """In a worker: leave Ctrl-C to the parent, which stops the pool and says so once (no traceback per worker)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def _count_in_worker(count, start: int, end: int, specials: list[str], pattern: str | None) -> Counter[str]:
-    counter = SegmentCounter(pattern)
-    count(_SHARED, start, end, specials, counter)
-    return counter.finish(Counter())
 
 
 def _workers(size: int, workers: int | None) -> int:

@@ -477,7 +477,8 @@ display(Markdown(
     f"pre-tokenization took {at_largest['4 parallel']:.2f} s against rung 3's {at_largest['3 incremental']:.2f} s"
     + (". " if at_largest['4 parallel'] < at_largest['3 incremental'] else
        ": at this size, starting processes and sending counters between them cost more than they save. ")
-    + f"(The package's trainer switches to parallel pre-tokenization only for texts of {PARALLEL_MIN_CHARS:,} "
+    + "(The package's trainer starts each worker with a bare `os.fork` and reads its counts back through a "
+    f"pipe, which costs far less than starting a pool, and shares out texts of {PARALLEL_MIN_CHARS:,} "
     "characters or more.)\n"
     f"* The package's trainer took {at_largest['package (fast)']:.2f} s and Hugging Face's "
     f"{at_largest['HF tokenizers']:.2f} s at that size."))
