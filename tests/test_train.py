@@ -243,3 +243,58 @@ def test_counting_in_flat_memory_gives_the_same_counts(monkeypatch, docs_text):
         seen.append(len(self.segments) + len(self.alone) + len(self.heads)), match(self, counts))[-1])
     assert (count_pretokens(text), count_pretokens(documents), count_pretokens(documents, pattern="none")) == expected
     assert len(seen) > 20 and max(seen) < 50 + 2_000  # never more than the limit and one block's segments held
+
+
+@pytest.mark.parametrize("floor", [1, 2, 3, 8, 1000])
+def test_the_queue_floor_never_changes_the_merges(monkeypatch, floor):
+    """Pairs seen fewer than the floor wait outside the queue; training to the very end (every pair
+    merged, down to pairs seen once) goes through every halving of the floor."""
+    from bpe_course import corpus
+    from bpe_course.fast import merge
+    text = corpus.load("don_quixote")[:6_000] + "\n".join(corpus.udhr(lang)["1"] for lang in list(corpus.UDHR_LANGUAGES)[:6])
+    naive = train_bpe(text, 10_000, method="naive")
+    monkeypatch.setattr(merge, "QUEUE_FLOOR", floor)
+    halvings, halve = [], merge.PairQueue._queue_below_floor
+
+    def recorded(queue, pair_counts):
+        halvings.append(queue.floor)
+        halve(queue, pair_counts)
+
+    monkeypatch.setattr(merge.PairQueue, "_queue_below_floor", recorded)
+    assert train_bpe(text, 10_000) == naive
+    assert len(naive[1]) < 10_000 - 256  # ran out of pairs: the last merges were of pairs seen once
+    expected = []
+    while floor > 1:
+        expected.append(floor)
+        floor //= 2
+    assert halvings == expected
+
+
+def test_training_leaves_the_cycle_collector_as_it_found_it():
+    import gc
+    from bpe_course.fast.merge import learn_fast
+
+    class Stop(Exception):
+        pass
+
+    class Bar:  # a progress bar whose update fails half-way (as Ctrl-C would)
+        def __init__(self):
+            self.calls = 0
+
+        def update(self):
+            self.calls += 1
+            assert not gc.isenabled()  # paused while learning
+            if self.calls == 5:
+                raise Stop
+
+    words = {w.encode(): 1 for w in TOY.split()}
+    try:
+        for enabled in (True, False):
+            gc.enable() if enabled else gc.disable()
+            learn_fast(words, 3)
+            assert gc.isenabled() == enabled
+            with pytest.raises(Stop):
+                learn_fast(words, 20, Bar())
+            assert gc.isenabled() == enabled
+    finally:
+        gc.enable()

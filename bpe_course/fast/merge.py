@@ -6,17 +6,18 @@ pair (found through an index ``where[pair]``) and finds the next best pair with 
 Tuned for CPython:
 
 * a word is a ``str`` in which token id ``k`` is the character ``chr(k)``. A pair is then the
-  two-character string of its ids, so finding it is ``str.find`` and merging it everywhere in a
-  word is one ``str.replace`` -- which scans left to right without overlaps, exactly BPE's rule;
+  two-character string of its ids, so finding it is ``str.find`` (or ``str.partition``, which also
+  hands over both sides of it) and merging it everywhere in a word is one ``str.replace`` -- which
+  scans left to right without overlaps, exactly BPE's rule;
 * the counts of pairs that contain the new token are gathered in a small dict of their own and
   queued once per merge, not once per word;
 * ``where[pair]`` is a list, not a set: a word may be listed twice or no longer hold the pair;
-  such entries are dropped in one quick pass (``dict.fromkeys`` and ``in``) before the words are
-  touched, which is cheaper than keeping the index exact;
+  the walk simply finds no pair in such a word, which is cheaper than keeping the index exact;
 * the queue (:class:`PairQueue`) keeps one list of pairs per count, and only the list of the count
   being merged is a heap: on varied text (a novel: 44,000 distinct words) most new pairs occur once
-  or twice and are never merged, and appending them to a list costs far less than a heap push. A
-  pair's place in the order is one string (:func:`descending_key`), compared in C.
+  or twice and are never merged, and appending them to a list costs far less than a heap push (the
+  rarest are not even appended until the merges come down to them). A pair's place in the order is
+  one string (:func:`descending_key`), compared in C.
 
 One character per token id caps a vocabulary at 1,114,112 tokens (``MAX_TOKENS``).
 
@@ -26,8 +27,10 @@ One character per token id caps a vocabulary at 1,114,112 tokens (``MAX_TOKENS``
 
 from __future__ import annotations
 
+import gc
 import heapq
 from collections import defaultdict
+from contextlib import contextmanager
 from operator import add
 
 Merges = list[tuple[bytes, bytes]]
@@ -63,7 +66,28 @@ def learn_fast(word_counts: dict[bytes, int], n_merges: int, progress=None,
     Returns the merges, how often each merged pair occurred, and the count of the best pair left
     unmerged (0 when none is left). Pairs seen fewer than ``min_frequency`` times are never merged.
     """
-    n_merges = min(n_merges, MAX_TOKENS - 256)
+    with _no_cycle_collection():
+        return _learn(word_counts, min(n_merges, MAX_TOKENS - 256), progress, min_frequency)
+
+
+@contextmanager
+def _no_cycle_collection():
+    """Pause Python's cycle collector, and restore it however the block ends.
+
+    subtle: learning makes tens of thousands of small lists (the index ``where``) that live on, so
+    the collector keeps going through all of them, about 7% of the time on a megabyte of varied
+    text; yet it never makes a reference cycle, so there is nothing for the collector to find.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _learn(word_counts: dict[bytes, int], n_merges: int, progress, min_frequency: int) -> tuple[Merges, list[int], int]:
     tokens = [bytes([i]) for i in range(256)]
     keys = [descending_key(t) for t in tokens]
     words = [w.decode("latin-1") for w in word_counts]  # byte b is the character chr(b): token id b
@@ -115,8 +139,8 @@ class PairQueue:
     when popped there, it moves to the list of its true count, which is lower and not reached yet.
 
     Pairs seen fewer than ``floor`` times are not queued at all until the level comes down to the
-    floor; then one pass over ``pair_counts`` queues every pair below it. On varied text most new
-    pairs occur once or twice and training stops long before it reaches them.
+    floor; then the floor halves, and one pass over ``pair_counts`` queues the pairs between the two.
+    On varied text most new pairs occur once or twice and training stops long before it gets there.
 
     >>> keys = [descending_key(bytes([i])) for i in range(256)]
     >>> queue = PairQueue({"ab": 2, "xy": 5, "ba": 2}, keys, floor=3)
@@ -125,9 +149,10 @@ class PairQueue:
     ['ba', 'ab', 'xy', None]
     """
 
-    def __init__(self, pair_counts: dict[str, int], keys: list[str], floor: int = QUEUE_FLOOR) -> None:
+    def __init__(self, pair_counts: dict[str, int], keys: list[str], floor: int | None = None) -> None:
         self.buckets: dict[int, list[str]] = defaultdict(list)
-        self.keys, self.floor = keys, floor
+        self.keys, self.floor = keys, QUEUE_FLOOR if floor is None else floor
+        floor = self.floor
         for pair, count in pair_counts.items():
             if count >= floor:
                 self.buckets[count].append(_entry(pair, keys))
@@ -167,7 +192,7 @@ class PairQueue:
                 if count >= self.floor:
                     self._append(count, item)
             self.buckets.pop(self.level, None)
-            if self.floor > 1 and (not self.levels or -self.levels[0] < self.floor):
+            while not self.levels and self.floor > 1:
                 self._queue_below_floor(pair_counts)
             if not self.levels:
                 return None
@@ -177,11 +202,11 @@ class PairQueue:
 
 
     def _queue_below_floor(self, pair_counts: dict[str, int]) -> None:
-        """Queue every pair seen fewer than ``floor`` times (and at least once); from now on, queue all."""
-        floor, self.floor = self.floor, 1
-        for pair, count in pair_counts.items():
-            if 0 < count < floor:
-                self._append(count, _entry(pair, self.keys))
+        """Halve the floor, and queue the pairs seen from the new floor up to the old one."""
+        high = self.floor
+        self.floor = low = high // 2
+        for pair in [pair for pair, count in pair_counts.items() if low <= count < high]:
+            self._append(pair_counts[pair], _entry(pair, self.keys))
 
 
 def _entry(pair: str, keys: list[str]) -> str:
@@ -215,11 +240,13 @@ def _merge_everywhere(pair: str, new: str, words: list[str], freqs: list[int],
     lefts: dict[str, list[int]] = defaultdict(list)  # x -> a word for each time x stood left of the pair
     rights: dict[str, list[int]] = defaultdict(list)  # y -> ... right of it
     runs: list[int] = []
-    # subtle: a word is listed once per occurrence (visit it once), and stays listed after an earlier
-    # merge took the pair apart in it: such stale entries are dropped first, in one quick pass
-    touched = [i for i in dict.fromkeys(listed) if pair in words[i]]
-    for i in touched:
-        head, _, tail = words[i].partition(pair)
+    for i in listed:
+        head, found, tail = words[i].partition(pair)
+        if not found:
+            # subtle: a word is listed once per occurrence, and stays listed after an earlier merge
+            # took the pair apart in it; either way the pair is gone from it by now. Skipping it
+            # here costs less than dropping such entries first: each word is read once.
+            continue
         if pair in tail:  # more than one occurrence: rare
             _merge_in_word(i, pair, new, words, lefts, rights, runs)
             continue
