@@ -34,6 +34,7 @@ SIZES = [6_250, 12_500, 25_000, 50_000, 100_000, 200_000, 400_000]  # corpus siz
 MAX_SIZE = {"1 naive": 25_000, "2 unique words": 50_000}  # the slow rungs stop early
 
 # %%
+import gc
 import heapq
 import json
 import math
@@ -52,6 +53,7 @@ from tokenizers import models, pre_tokenizers, trainers
 from bpe_course import corpus, train_bpe
 from bpe_course.bytelevel import str_to_token, token_to_str
 from bpe_course.pretokenize import GPT2_PATTERN, pretokenize, safe_cut
+from bpe_course.fast.merge import QUEUE_FLOOR
 from bpe_course.fast.parallel import PARALLEL_MIN_CHARS
 
 PATTERN = GPT2_PATTERN  # train_bpe's default pre-tokenization, and the one HF's ByteLevel uses
@@ -697,6 +699,55 @@ print(f"rung 3: {rung3_seconds:.2f} s; rung 5: {rung5_seconds:.2f} s (this machi
 # figures.
 
 # %% [markdown]
+# ### A cost that is Python's, not BPE's
+#
+# CPython frees an object as soon as nothing refers to it any more. On top of that it runs a
+# *cycle collector*: after every few hundred new containers (lists, dicts, objects of our own
+# classes) it goes through the containers still alive, looking for groups that refer only to each
+# other. The index `where` of rungs 3 and 5 is thousands of lists that live for the whole run, so
+# every pass of the collector goes through all of them; and learning never makes a cycle, so the
+# passes never find anything. `gc.disable()` pauses the collector (`gc.enable()` restarts it).
+# Rung 5 again on the same novel, with the collector running and then paused, counting its passes
+# (`gc.get_stats()` counts them for each of its three generations: young objects are gone through
+# often, those that survived a few passes seldom):
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+def collector_passes() -> list[int]:
+    return [generation["collections"] for generation in gc.get_stats()]
+
+
+def rung5_timed(paused: bool) -> tuple[float, list[int]]:
+    """Seconds for rung 5 on the novel, and the collector's passes over each generation meanwhile."""
+    before = collector_passes()
+    if paused:
+        gc.disable()
+    try:
+        started = time.perf_counter()
+        learn_bucketed(novel_words, NOVEL_MERGES)
+        return time.perf_counter() - started, [n - m for n, m in zip(collector_passes(), before)]
+    finally:
+        gc.enable()
+
+
+running, paused = rung5_timed(False), rung5_timed(True)
+print(f"collector running: {running[0]:.2f} s, passes over generations 0, 1, 2: {running[1]}\n"
+      f"collector paused:  {paused[0]:.2f} s, passes: {paused[1]} (this machine, this run)")
+
+# %% [markdown]
+# The package's trainer pauses the collector while it learns, and restores it however learning
+# ends (`bpe_course/fast/merge.py`). It also saves on the rare pairs of the section above: a pair
+# seen fewer than a few times is not even appended to a list. It waits outside the queue, counted
+# but unqueued, until the level comes down to it; then one pass over the counts queues the pairs
+# just below the threshold, and the threshold halves. Pairs seen once or twice are queued only if
+# training gets that far.
+
+# %% [hide-input]
+display(Markdown(f"In the package that threshold is `QUEUE_FLOOR` = {QUEUE_FLOOR}: when the level reaches it, "
+                 f"the pairs seen {QUEUE_FLOOR // 2} to {QUEUE_FLOOR - 1} times are queued and the threshold "
+                 f"halves, and so on down to pairs seen once."))
+
+# %% [markdown]
 # ## Recap
 #
 # * Rung 1 recounts the whole corpus for every merge. Rung 2 counts each distinct pre-token once,
@@ -711,6 +762,8 @@ print(f"rung 3: {rung3_seconds:.2f} s; rung 5: {rung5_seconds:.2f} s (this machi
 #   with Dask); the merge loop runs once, on the sum (`train_counts`).
 # * On varied text the queue carries many rare pairs. The best count never goes up, so a bucket
 #   queue (rung 5) appends most of them to plain lists and keeps only the current count in a heap.
+# * Python's cycle collector goes through every long-lived list again and again; learning makes no
+#   cycles, so pausing it while learning costs nothing and saves its passes.
 #
 # ## Exercises
 
