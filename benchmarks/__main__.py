@@ -48,7 +48,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--mixed-repeats", type=int, default=2, help="times each non-English text is used in it")
     p.add_argument("--vocab-sizes", default="10000,32000", help="vocabulary sizes every corpus is trained to")
     p.add_argument("--vocab-size", type=int, help="one vocabulary size (the same as --vocab-sizes N)")
-    p.add_argument("--rounds", type=int, default=3, help="interleaved rounds of each timing")
+    p.add_argument("--rounds", type=int, default=5, help="interleaved rounds of each timing")
     p.add_argument("--naive-cap", type=float, default=120, help="seconds before the naive trainer is stopped")
     p.add_argument("--check-kb", type=float, default=128, help="size of the fast == naive merges check")
     p.add_argument("--check-merges", type=int, default=1000, help="merges in the fast == naive check")

@@ -240,15 +240,17 @@ def _merge_everywhere(pair: str, new: str, words: list[str], freqs: list[int],
     lefts: dict[str, list[int]] = defaultdict(list)  # x -> a word for each time x stood left of the pair
     rights: dict[str, list[int]] = defaultdict(list)  # y -> ... right of it
     runs: list[int] = []
-    for i in listed:
-        head, found, tail = words[i].partition(pair)
+    # subtle: a word is listed once per occurrence (so it is visited once: dict.fromkeys, in C; a word
+    # of 100,000 letters is listed 50,000 times), and stays listed after an earlier merge took the
+    # pair apart in it. Such a word comes back unsplit; skipping it here costs less than dropping
+    # such entries in a pass of their own, as each word is then read once.
+    for i in dict.fromkeys(listed):
+        word = words[i]
+        head, found, tail = word.partition(pair)
         if not found:
-            # subtle: a word is listed once per occurrence, and stays listed after an earlier merge
-            # took the pair apart in it; either way the pair is gone from it by now. Skipping it
-            # here costs less than dropping such entries first: each word is read once.
             continue
         if pair in tail:  # more than one occurrence: rare
-            _merge_in_word(i, pair, new, words, lefts, rights, runs)
+            words[i] = _merge_in_word(i, word, pair, new, lefts, rights, runs)
             continue
         if head:
             lefts[head[-1]].append(i)
@@ -281,10 +283,9 @@ def _merge_everywhere(pair: str, new: str, words: list[str], freqs: list[int],
     return fresh
 
 
-def _merge_in_word(i: int, pair: str, new: str, words: list[str], lefts: dict[str, list[int]],
-                   rights: dict[str, list[int]], runs: list[int]) -> None:
-    """The walk of :func:`_merge_everywhere` through one word that holds the pair more than once."""
-    word = words[i]
+def _merge_in_word(i: int, word: str, pair: str, new: str, lefts: dict[str, list[int]],
+                   rights: dict[str, list[int]], runs: list[int]) -> str:
+    """The walk of :func:`_merge_everywhere` through word ``i`` holding the pair more than once; the merged word."""
     end, last = -1, len(word) - 2
     j = word.find(pair)
     while j >= 0:
@@ -298,7 +299,7 @@ def _merge_in_word(i: int, pair: str, new: str, words: list[str], lefts: dict[st
             rights[word[j + 2]].append(i)
         end = j + 2
         j = word.find(pair, end)
-    words[i] = word.replace(pair, new)
+    return word.replace(pair, new)
 
 
 def _merge_once(pair: str, new: str, listed: list[int], words: list[str], freq: int,
