@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import codecs
 import mmap
-import multiprocessing
 import os
 import pickle
 import re
@@ -177,7 +176,7 @@ def quiet_on_interrupt() -> None:
 def _workers(size: int, workers: int | None) -> int:
     """How many processes count a text of ``size``: all cores by default, once the text is big."""
     smallest = PARALLEL_MIN_CHARS if workers is None else EXPLICIT_MIN_CHARS
-    if size < smallest or "fork" not in multiprocessing.get_all_start_methods():
+    if size < smallest or not hasattr(os, "fork"):  # workers are forks (none on Windows)
         return 1
     return max(1, workers or min(os.cpu_count() or 1, 8))
 
