@@ -26,7 +26,7 @@ browser:
 test: $(STAMP) browser
 	$(PY) -m pytest -n 2 --dist loadfile -q
 
-# Developers: rebuild and re-execute the stored notebooks from tools/nbsrc/.
+# Developers: rebuild and re-execute the stored notebooks from chapters/.
 notebooks: $(STAMP)
 	$(PY) tools/build_notebooks.py
 	$(PY) tools/widget_stills.py

@@ -11,7 +11,7 @@ from bpe_course import corpus
 from bpe_course.train import train
 from bpe_course.widgets.vocab_size import vocab_size_data
 
-CHAPTER = Path(__file__).resolve().parent.parent / "tools" / "nbsrc" / "06_vocabulary_size.py"
+CHAPTER = Path(__file__).resolve().parent.parent / "chapters" / "06_vocabulary_size.py"
 
 
 def chapter_constants() -> dict[str, object]:

@@ -1,6 +1,6 @@
 """Build the stored chapters from their sources, then execute them.
 
-Each chapter's source is a plain Python file in ``tools/nbsrc/`` written in the
+Each chapter's source is a plain Python file in ``chapters/`` written in the
 "percent" cell format::
 
     # %% [markdown]
@@ -41,7 +41,7 @@ from nbclient import NotebookClient
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
 ROOT = Path(__file__).resolve().parent.parent
-SRC = ROOT / "tools" / "nbsrc"
+SRC = ROOT / "chapters"
 OUT = ROOT / "notebooks"
 # A code cell marked "[hide-input]" (or jupytext's 'tags=["hide-input"]') is stored with its source hidden.
 CELL_MARK = re.compile(r'^# %%(?:\s*\[(?P<kind>markdown|hide-input)\]|\s+tags=\["(?P<tag>hide-input)"\])?\s*$')

@@ -19,7 +19,6 @@
 #   measured here and which are argued.
 
 # %%
-%matplotlib inline
 import matplotlib.pyplot as plt
 import pandas as pd
 from IPython.display import HTML, Markdown, display

@@ -18,7 +18,6 @@
 # argued from the tables, and said to be argued.
 
 # %%
-%matplotlib inline
 from collections import Counter
 
 import matplotlib.pyplot as plt

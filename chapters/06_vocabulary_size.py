@@ -23,7 +23,6 @@
 # explain bytes and the splitting into pre-tokens; here we only use them.
 
 # %%
-%matplotlib inline
 import matplotlib.pyplot as plt
 import pandas as pd
 from IPython.display import HTML, Markdown, display
