@@ -1,0 +1,240 @@
+"""A language model over token ids, to measure what a tokenizer does to a model: bits per byte.
+
+Tokens per word says how *long* a tokenizer makes a text; it does not say how *hard* the tokens are
+to predict. A model that predicts each token from the ones before it gives every held-out token a
+probability; the total of ``-log2(probability)`` is the number of bits the model needs to write the
+text down. Divided by the text's UTF-8 bytes, it compares any two tokenizers of the same text:
+fewer but less predictable tokens can cost more bits (chapter 16).
+
+The model here is **interpolated Kneser-Ney** on n-grams of token ids (Kneser & Ney, 1995), with
+the three discounts per order of **modified** Kneser-Ney estimated from the counts (Chen & Goodman,
+1998). An order-``n`` model predicts a token from the ``n - 1`` before it; each order mixes its own
+counts with the next lower order, and the lowest order mixes with the uniform distribution over the
+whole vocabulary, so no token ever has probability 0, seen or not. One data model: a sequence of
+ids in, probabilities out.
+
+>>> model = KneserNey(list(b"abracadabra, abracadabra! cadabra"), order=3, vocab_size=256)
+>>> round(model.prob(ord("r"), b"ab"), 4)  # "ab" was always followed by "r"
+0.5763
+>>> round(model.prob(ord("z"), b"ab"), 4)  # "z" never occurs, yet it is possible
+0.0013
+>>> round(sum(model.distribution(b"ab")), 9)  # over all 256 ids
+1.0
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Sequence
+
+MAX_ORDER = 5
+MIN_DISCOUNT = 0.1  # an estimated discount is clamped to [MIN_DISCOUNT, k] (see modified_kn_discounts)
+
+
+def modified_kn_discounts(count_of_counts: Counter[int] | dict[int, int]) -> tuple[float, float, float]:
+    """The discounts D1, D2, D3+ for n-grams seen once, twice and three or more times.
+
+    Chen & Goodman (1998, eq. 26) estimate them from ``n_k``, the number of distinct n-grams seen
+    exactly ``k`` times: with ``Y = n1 / (n1 + 2 n2)``, ``D_k = k - (k + 1) Y n_{k+1} / n_k``.
+
+    >>> modified_kn_discounts({1: 10, 2: 5, 3: 3, 4: 2})
+    (0.5, 1.1, 1.6666666666666667)
+
+    subtle: on small or lopsided counts the formula can leave ``(0, k]`` (or divide by 0 when no
+    n-gram was seen ``k`` times: that ratio counts as 0). Each discount is clamped into
+    ``[MIN_DISCOUNT, k]``: at most ``k`` keeps every discounted count >= 0, at least ``MIN_DISCOUNT``
+    leaves weight for the lower order, so every probability stays above 0.
+
+    >>> [round(d, 4) for d in modified_kn_discounts({1: 1, 2: 1, 3: 10})]  # D2 would be -8
+    [0.3333, 0.1, 3.0]
+    >>> modified_kn_discounts({})
+    (1.0, 2.0, 3.0)
+    """
+    n = [count_of_counts.get(k, 0) for k in range(5)]  # n[0] unused
+    y = n[1] / (n[1] + 2 * n[2]) if n[1] + n[2] else 0.0
+    found = []
+    for k in (1, 2, 3):
+        ratio = n[k + 1] / n[k] if n[k] else 0.0
+        found.append(min(max(k - (k + 1) * y * ratio, MIN_DISCOUNT), float(k)))
+    return found[0], found[1], found[2]
+
+
+class KneserNey:
+    """Interpolated Kneser-Ney n-gram model over token ids ``0 .. vocab_size - 1`` (orders 1 to 5).
+
+    Level ``k`` (``1 <= k <= order``) predicts a token from the ``k - 1`` tokens before it:
+
+        p_k(w | h) = (max(c_k(h w) - D_k(c), 0) + B_k(h) p_{k-1}(w | h')) / c_k(h .)
+
+    where ``h'`` is ``h`` without its first token, ``c_k(h .)`` the sum of ``c_k(h w)`` over all
+    ``w``, and ``B_k(h)`` the discount mass taken from ``h``'s counts
+    (``D1 N1(h) + D2 N2(h) + D3 N3+(h)``, with ``Nj(h)`` the number of tokens seen ``j`` times
+    after ``h``). If ``h`` was never seen, ``p_k(w | h) = p_{k-1}(w | h')``. Below level 1 is
+    the uniform ``1 / vocab_size``.
+
+    The counts ``c_k`` are the raw counts at the top level only. Lower levels count *continuations*:
+    how many different tokens came before ``h w`` (Kneser & Ney's idea: "Francisco" is frequent but
+    follows only "San", so as a guess after an unseen context it should be rare).
+
+    ``discounts=None`` estimates D1, D2, D3+ per level (modified Kneser-Ney). A sequence of one
+    number per level, lowest first, uses that one discount for every count at that level
+    (interpolated Kneser-Ney as nltk's ``KneserNeyInterpolated`` defines it); a discount of 0 at a
+    level gives it no weight to pass down, so tokens can then get probability 0.
+
+    Hand-checkable, with discounts 0.5 (``vocab_size=4``; token 3 never occurs). Bigram counts:
+    ``01`` twice, ``10`` and ``12`` once. Continuations: 0, 1 and 2 each follow one distinct token.
+
+    >>> m = KneserNey([0, 1, 0, 1, 2], order=2, vocab_size=4, discounts=(0.5, 0.5))
+    >>> [round(m.prob(w, []), 6) for w in range(4)]  # (1 - 0.5 + 1.5 / 4) / 3, and (1.5 / 4) / 3
+    [0.291667, 0.291667, 0.291667, 0.125]
+    >>> round(m.prob(1, [0]), 6)  # (2 - 0.5 + 0.5 * 0.291667) / 2
+    0.822917
+    >>> round(m.prob(3, [0]), 6)  # (0 + 0.5 * 0.125) / 2
+    0.03125
+    >>> round(m.bits([0, 1]), 6) == round(-math.log2(m.prob(0, [])) - math.log2(m.prob(1, [0])), 6)
+    True
+    """
+
+    def __init__(self, ids: Sequence[int], order: int, vocab_size: int,
+                 discounts: Sequence[float] | None = None) -> None:
+        if isinstance(order, bool) or not isinstance(order, int) or not 1 <= order <= MAX_ORDER:
+            raise ValueError(f"order must be an int from 1 to {MAX_ORDER}, got {order!r}")
+        if isinstance(vocab_size, bool) or not isinstance(vocab_size, int) or vocab_size < 1:
+            raise ValueError(f"vocab_size must be a positive int, got {vocab_size!r}")
+        if discounts is not None:
+            discounts = tuple(discounts)
+            if len(discounts) != order or not all(isinstance(d, (int, float)) and 0 <= d <= 1 for d in discounts):
+                raise ValueError(f"discounts must be {order} numbers from 0 to 1 (one per level, lowest first), "
+                                 f"got {discounts!r}")
+        self.order = order
+        self.vocab_size = vocab_size
+        ids = check_ids(ids, vocab_size)
+        self.n_tokens = len(ids)
+        counts = _level_counts(ids, order, vocab_size)
+        self.discounts: list[tuple[float, float, float]] = []
+        self._levels: list[tuple[dict[int, float], dict[int, tuple[float, float]]]] = []
+        for k, level in enumerate(counts, start=1):
+            if discounts is None:
+                ds = modified_kn_discounts(Counter(c for c in level.values() if c <= 4))
+            else:
+                ds = (float(discounts[k - 1]),) * 3
+            self.discounts.append(ds)
+            self._levels.append(_discounted(level, ds, vocab_size))
+
+    def __repr__(self) -> str:
+        return (f"KneserNey(order={self.order}, vocab_size={self.vocab_size:,}, trained on {self.n_tokens:,} tokens, "
+                f"{sum(len(num) for num, _ in self._levels):,} n-grams)")
+
+    def prob(self, token: int, context: Sequence[int]) -> float:
+        """The probability of ``token`` after ``context`` (only its last ``order - 1`` ids count)."""
+        ids = check_ids([*self._recent(context), token], self.vocab_size)
+        return self._probs(ids, start=len(ids) - 1)[0]
+
+    def _recent(self, context: Sequence[int]) -> list[int]:
+        """The last ``order - 1`` ids of ``context`` (subtle: ``[-0:]`` would be all of them)."""
+        return list(context)[-(self.order - 1):] if self.order > 1 else []
+
+    def distribution(self, context: Sequence[int]) -> list[float]:
+        """``[prob(w, context) for w in range(vocab_size)]``, computed level by level."""
+        context = check_ids(self._recent(context), self.vocab_size)
+        v = self.vocab_size
+        p = [1.0 / v] * v
+        h = 0
+        for k in range(1, len(context) + 2):
+            if k > 1:
+                h += context[-(k - 1)] * v ** (k - 2)
+            num, contexts = self._levels[k - 1]
+            if (stats := contexts.get(h)) is not None:
+                total, back = stats
+                p = [(num.get(h * v + w, 0.0) + back * p[w]) / total for w in range(v)]
+        return p
+
+    def token_probs(self, ids: Sequence[int]) -> list[float]:
+        """The probability of each token of ``ids`` given the ones before it (the first has no context)."""
+        return self._probs(check_ids(ids, self.vocab_size), start=0)
+
+    def bits(self, ids: Sequence[int]) -> float:
+        """The bits needed to encode ``ids`` with this model: the sum of ``-log2 p`` over its tokens."""
+        return -sum(map(math.log2, self.token_probs(ids)))
+
+    def _probs(self, ids: list[int], start: int) -> list[float]:
+        v, order, levels = self.vocab_size, self.order, self._levels
+        powers = [v ** j for j in range(order)]
+        uniform = 1.0 / v
+        out = []
+        for i in range(start, len(ids)):
+            w = ids[i]
+            p, h = uniform, 0
+            for k in range(1, min(i, order - 1) + 2):
+                if k > 1:
+                    h += ids[i - k + 1] * powers[k - 2]  # prepend the next older token: h is ids[i-k+1 : i]
+                num, contexts = levels[k - 1]
+                stats = contexts.get(h)
+                if stats is not None:
+                    p = (num.get(h * v + w, 0.0) + stats[1] * p) / stats[0]
+            out.append(p)
+        return out
+
+
+def bits_per_byte(model: KneserNey, ids: Sequence[int], text: str) -> float:
+    """The bits ``model`` needs for the tokens ``ids`` of ``text``, per UTF-8 byte of ``text``.
+
+    >>> model = KneserNey([0, 1] * 50, order=2, vocab_size=2)
+    >>> bits_per_byte(model, [0, 1, 0, 1], "abab") < 0.5  # the pattern is learned: under half a bit a byte
+    True
+    """
+    n_bytes = len(text.encode("utf-8"))
+    if n_bytes == 0:
+        raise ValueError("bits per byte of an empty text is undefined")
+    return model.bits(ids) / n_bytes
+
+
+def check_ids(ids: Sequence[int], vocab_size: int) -> list[int]:
+    """``ids`` as a list, or a ValueError naming the first position that is not an id below ``vocab_size``.
+
+    >>> check_ids([3, 1, 7], 5)
+    Traceback (most recent call last):
+    ...
+    ValueError: ids[2] = 7 is not a token id from 0 to 4 (vocab_size=5)
+    """
+    ids = list(ids)
+    if ids and not (set(map(type, ids)) <= {int} and 0 <= min(ids) and max(ids) < vocab_size):
+        for i, x in enumerate(ids):
+            if isinstance(x, bool) or not isinstance(x, int) or not 0 <= x < vocab_size:
+                raise ValueError(f"ids[{i}] = {x!r} is not a token id from 0 to {vocab_size - 1} "
+                                 f"(vocab_size={vocab_size})")
+    return ids
+
+
+def _level_counts(ids: list[int], order: int, v: int) -> list[Counter[int]]:
+    """The counts each level uses, lowest first: continuation counts below the top, raw counts at it.
+
+    subtle: an n-gram is one int, its ids as digits in base ``v`` (oldest first), so a context is
+    ``key // v``, the token ``key % v`` and the n-gram without its oldest token ``key % v**(k-1)``;
+    ints hash and store far more cheaply than tuples.
+    """
+    raw: list[Counter[int]] = []
+    keys = ids
+    for k in range(1, order + 1):
+        if k > 1:
+            keys = [p * v + t for p, t in zip(keys, ids[k - 1:])]
+        raw.append(Counter(keys))
+    # level k < order: for each k-gram, the number of distinct tokens seen before it (one per (k+1)-gram type)
+    return [Counter(g % v ** k for g in raw[k]) for k in range(1, order)] + [raw[order - 1]]
+
+
+def _discounted(counts: Counter[int], ds: tuple[float, float, float], v: int
+                ) -> tuple[dict[int, float], dict[int, tuple[float, float]]]:
+    """``({n-gram: count - discount}, {context: (total count, discount mass)})`` for one level."""
+    num: dict[int, float] = {}
+    totals: Counter[int] = Counter()
+    back: Counter[int] = Counter()
+    for g, c in counts.items():
+        d = ds[2] if c >= 3 else ds[c - 1]
+        if c > d:
+            num[g] = c - d
+        h = g // v
+        totals[h] += c
+        back[h] += d
+    return num, {h: (float(totals[h]), back[h]) for h in totals}
