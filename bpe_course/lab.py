@@ -11,6 +11,10 @@ edits and saves there, and the course can still be updated and tested. The rules
 "Unchanged" is decided by a small manifest in the folder (``.bpe-course-lab.json``) holding the
 sha256 of each chapter as it was copied.
 
+Links are made right from the learner's folder: a chapter's link to a page of the course's
+``docs/`` (``../docs/references.md``, right beside ``notebooks/`` in a clone) points at a copy of that
+page put beside the chapters, which the same rules keep up to date (:func:`learner_links`).
+
 >>> import tempfile, pathlib
 >>> with tempfile.TemporaryDirectory() as tmp:
 ...     src, work = pathlib.Path(tmp, "src"), pathlib.Path(tmp, "work")
@@ -31,31 +35,77 @@ sha256 of each chapter as it was copied.
 
 from __future__ import annotations
 
+import hashlib
+import importlib.resources
 import json
 import os
-import shutil
+import re
 from pathlib import Path
 
 from .files import sha256_file, write_atomic
 
 MANIFEST = ".bpe-course-lab.json"
+# A link from a chapter to a page of the course's docs/ folder, e.g. "](../docs/references.md#bpe)".
+DOCS_LINK = re.compile(r"\]\(\.\./docs/([\w-]+\.md)(?=[)#])")
+
+
+def learner_links(text: str) -> str:
+    """A chapter's text with its links to ``../docs/NAME.md`` pointing at ``NAME.md`` beside it.
+
+    >>> learner_links("see [the references](../docs/references.md#sennrich), or [A](https://a.example/docs/a.md)")
+    'see [the references](references.md#sennrich), or [A](https://a.example/docs/a.md)'
+    """
+    return DOCS_LINK.sub(r"](\1", text)
+
+
+def linked_docs(texts: list[str]) -> list[str]:
+    """The ``docs/`` pages that these chapters' texts link to, by name, sorted.
+
+    >>> linked_docs(["[r](../docs/references.md)", "[b](../docs/bad_input.md#x) [r](../docs/references.md)"])
+    ['bad_input.md', 'references.md']
+    """
+    return sorted({name for text in texts for name in DOCS_LINK.findall(text)})
+
+
+def docs_dir(source: Path) -> Path:
+    """The course's ``docs/``: beside ``notebooks/`` in a clone, else inside the installed package."""
+    beside = source.parent / "docs"
+    if beside.is_dir():
+        return beside
+    return Path(str(importlib.resources.files("bpe_course") / "docs"))
+
+
+def course_files(source: Path) -> dict[str, bytes]:
+    """What goes into the learner's folder, by name: each chapter (links made right from there), then
+    each ``docs/`` page a chapter links to."""
+    chapters = sorted(source.glob("*.ipynb"))
+    if not chapters:
+        raise FileNotFoundError(f"no chapters (*.ipynb) in {source}")
+    texts = {path.name: path.read_text(encoding="utf-8") for path in chapters}
+    files = {name: learner_links(text).encode("utf-8") for name, text in texts.items()}
+    docs = docs_dir(source)
+    for name in linked_docs(list(texts.values())):
+        page = docs / name
+        if not page.is_file():
+            raise FileNotFoundError(f"a chapter links to ../docs/{name}, which is not in {docs}")
+        files[name] = page.read_bytes()
+    return files
 
 
 def prepare_workspace(source: str | os.PathLike, target: str | os.PathLike) -> list[str]:
     """Bring the chapters of ``source`` into the learner's folder ``target``; return what was done, a line each."""
     source, target = Path(source), Path(target)
-    chapters = sorted(source.glob("*.ipynb"))
-    if not chapters:
-        raise FileNotFoundError(f"no chapters (*.ipynb) in {source}")
+    files = course_files(source)
+    n_chapters = sum(name.endswith(".ipynb") for name in files)
     target.mkdir(parents=True, exist_ok=True)
     manifest = _read_manifest(target)
     copied, lines = [], []
-    for chapter in chapters:
-        name, new = chapter.name, sha256_file(chapter)
+    for name, content in files.items():
+        new = hashlib.sha256(content).hexdigest()
         mine = target / name
         recorded = manifest.get(name)
         if not mine.exists():
-            shutil.copyfile(chapter, mine)
+            mine.write_bytes(content)
             manifest[name] = new
             copied.append(name)
             continue
@@ -63,18 +113,20 @@ def prepare_workspace(source: str | os.PathLike, target: str | os.PathLike) -> l
         if current == new:
             manifest[name] = new
         elif current == recorded:  # the learner has not touched it: take the new version
-            shutil.copyfile(chapter, mine)
+            mine.write_bytes(content)
             manifest[name] = new
             lines.append(f"updated {name}")
         elif new != recorded and manifest.get(f"{name} offered") != new:  # edited, and the course changed too
             beside = _free_name(target, name)
-            shutil.copyfile(chapter, beside)
+            beside.write_bytes(content)
             manifest[f"{name} offered"] = new
-            lines.append(f"kept your edited {name}; the updated chapter is beside it as {beside.name}")
-    if copied:
-        what = f"{len(copied)} chapter{'' if len(copied) == 1 else 's'}"
-        lines.insert(0, f"copied {what} into {target.name}" if len(copied) == len(chapters) or not manifest
-                     else f"added new {what}: {', '.join(copied)}")
+            what = "chapter" if name.endswith(".ipynb") else "page"
+            lines.append(f"kept your edited {name}; the updated {what} is beside it as {beside.name}")
+    new_chapters = [name for name in copied if name.endswith(".ipynb")]
+    if new_chapters:
+        what = f"{len(new_chapters)} chapter{'' if len(new_chapters) == 1 else 's'}"
+        lines.insert(0, f"copied {what} into {target.name}" if len(new_chapters) == n_chapters or not manifest
+                     else f"added new {what}: {', '.join(new_chapters)}")
     write_atomic(target / MANIFEST, json.dumps(manifest, indent=1, sort_keys=True) + "\n")
     return lines
 
@@ -92,11 +144,11 @@ def _read_manifest(target: Path) -> dict[str, str]:
 
 def _free_name(folder: Path, name: str) -> Path:
     """``NN_name.updated.ipynb``, or ``.updated-2``, ``-3``, ... if the learner has such a file already."""
-    stem = name.removesuffix(".ipynb")
-    candidate, k = folder / f"{stem}.updated.ipynb", 1
+    stem, suffix = os.path.splitext(name)
+    candidate, k = folder / f"{stem}.updated{suffix}", 1
     while candidate.exists():
         k += 1
-        candidate = folder / f"{stem}.updated-{k}.ipynb"
+        candidate = folder / f"{stem}.updated-{k}{suffix}"
     return candidate
 
 

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
+from urllib.parse import unquote, urlsplit
 
+import nbformat
 import pytest
 
 from bpe_course.lab import MANIFEST, default_workspace, prepare_workspace
@@ -70,3 +73,61 @@ def test_default_folders(tmp_path):
         tmp_path / "bpe-course-notebooks"
     with pytest.raises(FileNotFoundError, match="no chapters"):
         prepare_workspace(tmp_path / "empty", tmp_path / "w")
+
+
+# --------------------------------------------------------------------------- links from the learner's folder
+
+ROOT = Path(__file__).resolve().parent.parent
+LINK = re.compile(r"\]\(([^)\s]+)\)")
+
+
+def broken_links(folder: Path) -> list[str]:
+    """Every relative link in the markdown cells of ``folder``'s chapters that points at no file there."""
+    broken = []
+    for chapter in sorted(folder.glob("[0-9][0-9]_*.ipynb")):
+        for k, cell in enumerate(nbformat.read(chapter, as_version=4).cells):
+            if cell.cell_type != "markdown":
+                continue
+            for url in LINK.findall(cell.source):
+                parts = urlsplit(url)
+                if parts.scheme or parts.netloc or not parts.path:  # another site, or a place on this page
+                    continue
+                if not (folder / unquote(parts.path)).exists():
+                    broken.append(f"{chapter.name}, cell {k}: ({url})")
+    return broken
+
+
+def test_every_link_works_from_the_learners_folder_and_from_notebooks(tmp_path):
+    work = tmp_path / "my_notebooks"
+    prepare_workspace(ROOT / "notebooks", work)
+    stored = broken_links(ROOT / "notebooks")
+    assert stored == [], stored
+    assert broken_links(work) == []
+    # the chapters do link outside their folder, to the references, which came along
+    linking = [p.name for p in (ROOT / "notebooks").glob("*.ipynb") if "](../docs/references.md" in p.read_text()]
+    assert linking, "no chapter links ../docs/references.md any more: this test checks nothing"
+    assert (work / "references.md").read_bytes() == (ROOT / "docs" / "references.md").read_bytes()
+    for name in linking:
+        text = (work / name).read_text(encoding="utf-8")
+        assert "../docs/" not in text and "](references.md" in text, name
+
+
+def test_the_copied_references_follow_the_same_rules(tmp_path):
+    course = tmp_path / "course"
+    (course / "notebooks").mkdir(parents=True)
+    (course / "docs").mkdir()
+    chapter = course / "notebooks" / "00_a.ipynb"
+    chapter.write_text('{"source": "see [refs](../docs/refs.md#x)"}', encoding="utf-8")
+    (course / "docs" / "refs.md").write_text("# refs v1", encoding="utf-8")
+    work = tmp_path / "work"
+    assert prepare_workspace(course / "notebooks", work) == ["copied 1 chapter into work"]
+    assert (work / "00_a.ipynb").read_text(encoding="utf-8") == '{"source": "see [refs](refs.md#x)"}'
+    assert (work / "refs.md").read_text(encoding="utf-8") == "# refs v1"
+    assert prepare_workspace(course / "notebooks", work) == []  # a rewritten chapter counts as unchanged
+    (work / "refs.md").write_text("# refs, my notes", encoding="utf-8")
+    (course / "docs" / "refs.md").write_text("# refs v2", encoding="utf-8")
+    assert prepare_workspace(course / "notebooks", work) == [
+        "kept your edited refs.md; the updated page is beside it as refs.updated.md"]
+    (course / "docs" / "refs.md").unlink()
+    with pytest.raises(FileNotFoundError, match=r"links to \.\./docs/refs\.md"):
+        prepare_workspace(course / "notebooks", work)

@@ -56,6 +56,7 @@ def test_the_build_is_quiet_and_the_wheel_holds_every_data_file_and_chapter(buil
     data = {f"bpe_course/data/{p.relative_to(ROOT / 'data').as_posix()}" for p in (ROOT / "data").rglob("*")
             if p.is_file() and not p.name.startswith(".")}
     chapters = {f"bpe_course/notebooks/{p.name}" for p in (ROOT / "notebooks").glob("*.ipynb")}
+    chapters.add("bpe_course/docs/references.md")  # chapters link to it; bpe-course lab copies it beside them
     assert any("/udhr/" in name for name in data) and any("/languages/" in name for name in data)
     assert data <= inside, sorted(data - inside)
     assert chapters <= inside, sorted(chapters - inside)
@@ -80,6 +81,7 @@ def test_a_wheel_installed_elsewhere_has_the_corpora_gpt2_cl100k_and_the_chapter
     run([str(bpe_course), "lab", "--dry-run", "--dir", str(work)], empty, clean)
     chapters = sorted(p.name for p in (ROOT / "notebooks").glob("*.ipynb"))
     assert sorted(p.name for p in work.glob("*.ipynb")) == chapters
+    assert (work / "references.md").read_bytes() == (ROOT / "docs" / "references.md").read_bytes()
     start = work / "00_start_here.ipynb"
     start.write_text(start.read_text(encoding="utf-8").replace("Start here", "Start here (my notes)"), encoding="utf-8")
     again = run([str(bpe_course), "lab", "--dry-run", "--dir", str(work)], empty, clean)
