@@ -19,7 +19,7 @@ True
 from .bytelevel import bytes_to_unicode
 from .corpus import read_text_file
 from .errors import CorpusError, HashMismatchError, TokenizerFileError
-from .fast.piece import merges_from_ranks
+from .bpe import merges_from_ranks
 from .pretokenize import GPT2_PATTERN, GPT4_PATTERN, GPT4O_PATTERN, pretokenize, split_specials
 from .pretrained import cl100k, gpt2, o200k
 from .tokenizer import Tokenizer

@@ -18,8 +18,6 @@ Two downloads of the same file (two notebooks, two processes) take turns: a lock
 
 >>> sorted(SOURCES)
 ['tiny-shakespeare', 'tinystories-valid']
->>> default_cache_dir({"BPE_COURSE_CACHE": "/tmp/bpe"}).as_posix()
-'/tmp/bpe'
 >>> MAX_BYTES == 2 * 1024**3, DEADLINE
 (True, 3600.0)
 """
@@ -35,7 +33,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 import warnings
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -43,6 +41,7 @@ from tqdm.auto import tqdm
 
 from .errors import CorpusError
 from .files import sha256_file
+from .resources import default_cache_dir
 
 try:
     import fcntl
@@ -88,12 +87,6 @@ SOURCES = {
         licence="Shakespeare's text is public domain; char-rnn repository MIT",
     ),
 }
-
-
-def default_cache_dir(environ: Mapping[str, str] | None = None) -> Path:
-    """``$BPE_COURSE_CACHE`` if set, else ``~/.cache/bpe-course``."""
-    environ = os.environ if environ is None else environ
-    return Path(environ.get("BPE_COURSE_CACHE") or Path.home() / ".cache" / "bpe-course").expanduser()
 
 
 def resolve_source(name: str, url: str | None = None, sha256: str | None = None) -> Source:

@@ -11,7 +11,7 @@ Their sha256 (of the decompressed text, for a gzipped file) are the ones tiktoke
 
 Start-up: recovering cl100k's or o200k's merges from their ranks takes seconds, so the vocab and
 merges, once built, are kept in ``<cache>/pretrained/`` (``$BPE_COURSE_CACHE``, else
-``~/.cache/bpe-course``; see :func:`bpe_course.download.default_cache_dir`). A cache file names
+``~/.cache/bpe-course``; see :func:`bpe_course.resources.default_cache_dir`). A cache file names
 the sha256 of the source files it was made from and carries its own sha256: a damaged, stale or
 foreign one is rebuilt from the source, and a cache directory that cannot be written only makes
 the next start slow. ``cache=False`` neither reads nor writes it.
@@ -33,11 +33,11 @@ from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 
-from .download import default_cache_dir
+from .bpe import merges_from_ranks
 from .errors import HashMismatchError, TokenizerFileError
-from .fast.piece import merges_from_ranks
 from .files import sha256_file, write_atomic
 from .formats import pretrained_cache, read_gpt2_files, read_tiktoken_ranks
+from .resources import default_cache_dir
 from .tokenizer import Tokenizer
 
 GPT2_SHA256 = {

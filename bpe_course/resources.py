@@ -1,17 +1,24 @@
-"""Where the frozen corpora and the chapters are: inside the installed package, or beside it in a clone.
+"""Where things are: the frozen corpora and the chapters (in the package or a clone), and the local cache.
 
 A wheel carries ``data/`` and ``notebooks/`` as the packages ``bpe_course.data`` and
 ``bpe_course.notebooks`` (``pyproject.toml`` maps them), read through ``importlib.resources``. In
 a clone of the repository — the editable install that ``make test`` uses — they are the
 repository's own top-level folders.
 
+The cache (:func:`default_cache_dir`) holds what is made or fetched once and reused: the
+pretrained tokenizers' start-up files and downloaded corpora.
+
 >>> (data_dir() / "SHA256SUMS").is_file(), (notebooks_dir() / "00_start_here.ipynb").is_file()
 (True, True)
+>>> default_cache_dir({"BPE_COURSE_CACHE": "/tmp/bpe"}).as_posix()
+'/tmp/bpe'
 """
 
 from __future__ import annotations
 
 import importlib.resources
+import os
+from collections.abc import Mapping
 from pathlib import Path
 
 _CLONE = Path(__file__).resolve().parent.parent  # the repository's top, when this is a clone
@@ -34,3 +41,9 @@ def data_dir() -> Path:
 def notebooks_dir() -> Path:
     """The folder of the stored chapters (``NN_name.ipynb``)."""
     return _folder("notebooks", "00_start_here.ipynb")
+
+
+def default_cache_dir(environ: Mapping[str, str] | None = None) -> Path:
+    """``$BPE_COURSE_CACHE`` if set, else ``~/.cache/bpe-course``."""
+    environ = os.environ if environ is None else environ
+    return Path(environ.get("BPE_COURSE_CACHE") or Path.home() / ".cache" / "bpe-course").expanduser()

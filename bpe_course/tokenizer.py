@@ -17,7 +17,8 @@ from itertools import chain, compress, repeat
 
 from . import formats
 from .errors import TokenizerFileError
-from .fast.piece import encode_long_piece, joinable_pairs, merge_bytes
+from .bpe import first_merge_ranks, merge_bytes
+from .fast.piece import encode_long_piece, joinable_pairs
 from .pretokenize import (check_special_tokens, pattern_name, pretokenize, replace_lone_surrogates, resolve_pattern,
                           safe_cut, specials_regex)
 
@@ -51,8 +52,8 @@ class Tokenizer:
         known = self._id_of.__contains__
         if not (all(map(known, made)) and all(map(known, chain.from_iterable(self.merges)))):
             _name_unknown_part(self.merges, self._id_of)
-        self._rank: dict[bytes, int] = _pair_ranks(made, self._id_of)  # what encoding ranks a pair by
-        self._merge_rank: dict[bytes, int] | None = None  # made on first use, see _merge_ranks
+        self._rank: dict[bytes, int] = _pair_ranks(self.merges, made, self._id_of)  # what encoding ranks a pair by
+        self._merge_rank: dict[bytes, int] | None = None  # made on first use, see first_merge_ranks
         self._cache: dict[str, tuple[int, ...]] = {}  # pre-token -> ids; never more than CACHE_LIMIT
         self._joinable: bytes | None = None  # built on the first long piece (see _independent_parts)
 
@@ -200,12 +201,15 @@ class Tokenizer:
             self._joinable = joinable_pairs(self._id_of)
         return encode_long_piece(piece, self._rank, self._id_of, self._joinable, self.encode_piece, LONG_PIECE)
 
-    def _merge_ranks(self) -> dict[bytes, int]:
-        """``{token: index of the first merge that makes it}``, for a limit counted in merges."""
+    def first_merge_ranks(self) -> dict[bytes, int]:
+        """Which merge first made each token, ``{token: rank}`` (:func:`bpe_course.bpe.first_merge_ranks`).
+
+        Made once per tokenizer, on first use: a limit counted in merges, a stepper or BPE-dropout
+        ranks pairs by it. Treat it as read-only.
+        """
         if self._merge_rank is None:
             # subtle: when encoding does not rank by id, its ranks are these already
-            self._merge_rank = (_first_merges([a + b for a, b in self.merges]) if self._rank is self._id_of
-                                else self._rank)
+            self._merge_rank = first_merge_ranks(self.merges) if self._rank is self._id_of else self._rank
         return self._merge_rank
 
     def encode_ordinary_truncated(self, text: str, n_merges: int) -> list[int]:
@@ -228,7 +232,7 @@ class Tokenizer:
             raise TypeError(f"n_merges must be an int, got {n_merges!r}")
         if not 0 <= n_merges <= len(self.merges):
             raise ValueError(f"n_merges must be between 0 and {len(self.merges)}, got {n_merges}")
-        merge_ranks = self._merge_ranks()
+        merge_ranks = self.first_merge_ranks()
         ranks, id_of = _RanksBelow(merge_ranks, n_merges), self._id_of
 
         def encode_piece(piece: bytes) -> list[int]:
@@ -312,12 +316,9 @@ class Tokenizer:
         token is dropped (it never fired anyway).
         """
         vocab = {b: bytes([b]) for b in range(256)}
-        merges, seen = [], set(vocab.values())
-        for a, b in self.merges:
-            if a + b not in seen:
-                seen.add(a + b)
-                merges.append((a, b))
-                vocab[len(vocab)] = a + b
+        made = self.first_merge_ranks().items()  # in creation order
+        merges = [self.merges[rank] for token, rank in made if len(token) > 1]  # a single byte is no merge's
+        vocab.update(enumerate((a + b for a, b in merges), start=len(vocab)))
         specials = {}
         for s in sorted(self.special_tokens, key=self.special_tokens.get):
             specials[s] = len(vocab)
@@ -411,7 +412,7 @@ def _ordinary_ids(vocab: dict[int, bytes], special_ids: set[int]) -> dict[bytes,
     return id_of
 
 
-def _pair_ranks(made: list[bytes], id_of: dict[bytes, int]) -> dict[bytes, int]:
+def _pair_ranks(merges: list[tuple[bytes, bytes]], made: list[bytes], id_of: dict[bytes, int]) -> dict[bytes, int]:
     """``{token: rank}`` for encoding: a pair ranks as the first merge that makes the token it concatenates to.
 
     subtle: where ids grow with the merges and every token but the single bytes is made by one
@@ -422,17 +423,7 @@ def _pair_ranks(made: list[bytes], id_of: dict[bytes, int]) -> dict[bytes, int]:
     ids = list(map(id_of.__getitem__, made))
     if len(made) + 256 == len(id_of) and all(map(operator.lt, ids, ids[1:])) and min(map(len, made), default=2) > 1:
         return id_of
-    return _first_merges(made)
-
-
-def _first_merges(made: list[bytes]) -> dict[bytes, int]:
-    """``{token: index of the first merge that makes it}``, from the tokens the merges make, in order.
-
-    >>> _first_merges([b"ab", b"abc", b"ab"])
-    {b'ab': 0, b'abc': 1}
-    """
-    # the first merge that makes a token gives its rank: fill in reverse so that it is written last
-    return dict(zip(reversed(made), range(len(made) - 1, -1, -1)))
+    return first_merge_ranks(merges)
 
 
 def _name_repeated_token(vocab: dict[int, bytes], special_ids: set[int]) -> None:

@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from .fast.piece import merge_by_rank
+from .bpe import merge_by_rank
 from .pairs import EOW, Pair, Word, apply_merge, best_pair, count_pairs, merge_pair, top_pairs, word_counts
 
 PAD, BOS, EOS, UNK = "<|pad|>", "<|bos|>", "<|eos|>", "<|unk|>"

@@ -7,7 +7,7 @@ nothing else, so the pattern and the special tokens are written beside it::
     {"format": "bpe-course-tiktoken", "version": 1, "pattern": "...", "pattern_name": "gpt4",
      "special_tokens": {"<|endoftext|>": 1256}, "ranks": 1256, "sha256": "<of name.tiktoken>"}
 
-Loading rebuilds the merge list from the ranks (:func:`bpe_course.fast.piece.merges_from_ranks`).
+Loading rebuilds the merge list from the ranks (:func:`bpe_course.bpe.merges_from_ranks`).
 
 Ids must be ranks. ``train_bpe``'s layout (bytes, then merges, then specials) and GPT-2's (bytes
 in GPT-2's own order) both are: what matters is that the token made by merge ``k`` has a
@@ -37,7 +37,7 @@ from pathlib import Path
 
 from ..bytelevel import token_to_str
 from ..errors import TokenizerFileError
-from ..fast.piece import merges_from_ranks
+from ..bpe import first_merge_ranks, merges_from_ranks
 from ..files import current_file, write_files_atomic
 from ..pretokenize import pattern_name, resolve_pattern
 from .common import TokenizerData, read_json
@@ -93,14 +93,13 @@ def check_ids_are_ranks(tokenizer) -> dict[bytes, int]:
     ranks = {t: i for i, t in tokenizer.vocab.items() if i not in special_ids}
     hint = ("; tokenizer.renumbered() gives the same tokenizer with ids that are "
             "ranks (the ids change), or save in the 'bpe-course' or 'hf' format")
-    made: dict[bytes, int] = {}
+    made = first_merge_ranks(tokenizer.merges)
     previous = -1
     for k, (a, b) in enumerate(tokenizer.merges):
         token = a + b
-        if token in made:
+        if made[token] != k:
             raise ValueError(f"merges {made[token]} and {k} both make {token_to_str(token)!r}; in a .tiktoken "
                              f"file every token has one rank{hint}")
-        made[token] = k
         if ranks[token] <= previous:
             raise ValueError(f"ids are not ranks: merge {k} makes {token_to_str(token)!r} with id {ranks[token]}, "
                              f"not above the id {previous} made by merge {k - 1}; tiktoken merges in id order"

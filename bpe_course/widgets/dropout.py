@@ -46,7 +46,7 @@ def dropout_merge(piece: bytes, ranks: dict[bytes, int], p: float, rng: Random) 
 
 def dropout_tokens(tok: Tokenizer, text: str, p: float, rng: Random) -> list[bytes]:
     """The tokens of ``text`` (pre-tokenized as ``tok`` does) with BPE-dropout inside every pre-token."""
-    ranks = {a + b: k for k, (a, b) in reversed(list(enumerate(tok.merges)))}  # first merge wins a token
+    ranks = tok.first_merge_ranks()
     return [part for piece in pretokenize(text, tok.pattern) for part in dropout_merge(piece.encode("utf-8"), ranks, p, rng)]
 
 

@@ -53,25 +53,15 @@ def start_pieces(model: WordBPE | Tokenizer, text: str) -> Pieces:
     return tuple(tuple(bytes([b]) for b in piece.encode("utf-8")) for piece in pretokenize(text, model.pattern))
 
 
-# subtle: one concatenation -> rank table per Tokenizer (50k-100k entries), keyed by id() but
-# holding the tokenizer itself so the id cannot be reused by another object while cached.
-_BYTE_RANKS: dict[int, tuple[Tokenizer, dict[bytes, int]]] = {}
-
-
 def rank_function(model: WordBPE | Tokenizer) -> Callable[[Symbol, Symbol], int | None]:
     """``rank(a, b)``: the rank of the merge joining ``a`` and ``b``, or None.
 
-    For a Tokenizer, like tiktoken, a pair's rank is the rank of the token ``a + b``.
+    For a Tokenizer, like tiktoken, a pair's rank is the rank of the first merge that makes the
+    token ``a + b`` (:meth:`bpe_course.Tokenizer.first_merge_ranks`, made once per tokenizer).
     """
     if isinstance(model, WordBPE):
         return lambda a, b: model.ranks.get((a, b))
-    if id(model) not in _BYTE_RANKS:
-        table: dict[bytes, int] = {}
-        for k, (a, b) in enumerate(model.merges):
-            table.setdefault(a + b, k)
-        _BYTE_RANKS.clear()  # keep only the latest tokenizer's table
-        _BYTE_RANKS[id(model)] = (model, table)
-    table = _BYTE_RANKS[id(model)][1]
+    table = model.first_merge_ranks()
     return lambda a, b: table.get(a + b)
 
 

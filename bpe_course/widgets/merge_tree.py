@@ -20,6 +20,7 @@ import html
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from ..bpe import first_merge_ranks
 from ..viz import CHIP_STYLE, PALETTE, token_label
 
 MergeIndex = dict[bytes, tuple[int, bytes, bytes]]  # token -> (rank, left, right) of the merge that made it
@@ -58,15 +59,12 @@ def index_merges(merges: Sequence[tuple[bytes, bytes]]) -> MergeIndex:
     """Which merge made each token: ``{left + right: (rank, left, right)}``.
 
     subtle: if two merges ever produce the same bytes, the first (lowest rank) one made the
-    token, as in :class:`bpe_course.Tokenizer`.
+    token (:func:`bpe_course.bpe.first_merge_ranks`).
 
     >>> index_merges([(b"a", b"b"), (b"ab", b"c")])[b"abc"]
     (1, b'ab', b'c')
     """
-    index: MergeIndex = {}
-    for rank, (left, right) in enumerate(merges):
-        index.setdefault(left + right, (rank, left, right))
-    return index
+    return {token: (rank, *merges[rank]) for token, rank in first_merge_ranks(merges).items()}
 
 
 def merge_tree(token: bytes, merges: Sequence[tuple[bytes, bytes]] | Mapping[bytes, tuple[int, bytes, bytes]]
