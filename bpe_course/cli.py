@@ -14,7 +14,6 @@ examples.
 from __future__ import annotations
 
 import argparse
-import codecs
 import difflib
 import os
 import re
@@ -26,9 +25,8 @@ from . import __version__, corpus, formats, pretrained
 from .cli_output import TokenTable, find_first, read_stdin_text, render_tokens, use_color, write_bytes
 from .corpus import load_text
 from .encode_files import encode_files
-from .errors import CommandError, TokenizerFileError
-from .fast.parallel import UTF8_BOM
-from .files import current_file
+from .errors import CommandError, CorpusError, TokenizerFileError
+from .files import current_file, read_text_blocks, text_size
 from .lab import default_workspace, prepare_workspace
 from .resources import notebooks_dir
 from .tokenizer import Tokenizer
@@ -119,15 +117,12 @@ SUMMARY_BYTES = 10**7  # the summary's tokens/word is measured on at most this m
 
 
 def _head(document: str | Path, limit: int) -> tuple[str, int]:
-    """A document's text, or at most ``limit`` bytes of a file (cut at a character boundary); and the
-    size in bytes of all its text. A file's leading byte-order mark is not text, as in training."""
+    """A document's text, or the text of at most the first ``limit`` bytes of a file (cut at a character
+    boundary); and the size in bytes of all its text. A file is read as training reads it
+    (:func:`bpe_course.files.read_text_blocks`)."""
     if isinstance(document, str):
         return document, len(document.encode("utf-8"))
-    with open(document, "rb") as f:
-        mark = len(UTF8_BOM) if f.read(len(UTF8_BOM)) == UTF8_BOM else 0
-        f.seek(mark)
-        head = codecs.getincrementaldecoder("utf-8")().decode(f.read(limit), False)
-    return head, document.stat().st_size - mark
+    return "".join(read_text_blocks(document, CorpusError, 0, limit)), text_size(document)
 
 
 def _ratio(a: int, b: int) -> str:

@@ -24,11 +24,13 @@ from pathlib import Path
 
 from .download import download  # noqa: F401  (corpus.download(name): larger corpora, for learners online)
 from .errors import CorpusError
-from .files import decode_utf8
+from .files import read_text_blocks
 from .resources import data_dir as data_dir_of_package
 
 # subtle: module-level so tests (and the curious) can point it at a copy with monkeypatch.
 DATA_DIR = data_dir_of_package()
+
+RESAVE_OR_REPLACE = "; re-save the file as UTF-8, or read it with errors='replace'"
 
 # ISO 639-1 code -> language of data/languages/<code>.txt (prose written for this course).
 LANGUAGES = {"ar": "Arabic", "de": "German", "es": "Spanish", "fr": "French",
@@ -74,21 +76,17 @@ def read_text_file(path: str | os.PathLike, errors: str = "strict") -> str:
     """Read a UTF-8 text file. With ``errors="strict"`` a bad byte raises :class:`CorpusError`
     naming the file and the byte offset; ``"replace"`` turns bad bytes into U+FFFD instead.
 
-    A byte-order mark at the start of the file (U+FEFF, bytes ``EF BB BF``, which Windows Notepad
-    writes) marks the file as UTF-8 and is not part of the text, so it is dropped -- as training
-    on a file does. A U+FEFF anywhere else is kept. Offsets in errors are offsets in the file.
+    The file is read as training reads it (:func:`bpe_course.files.read_text_blocks`): a byte-order
+    mark at the start of the file (U+FEFF, bytes ``EF BB BF``, which Windows Notepad writes) marks
+    the file as UTF-8 and is not part of the text, so it is dropped; a U+FEFF anywhere else is kept.
+    Offsets in errors are offsets in the file.
     """
     path = Path(path)
     if not path.exists():
         raise FileNotFoundError(f"corpus file not found: {path}")
     if path.is_dir():
         raise CorpusError(f"corpus path is a directory, not a text file: {path}")
-    data = path.read_bytes()
-    if errors != "strict":
-        text = data.decode("utf-8", errors=errors)
-    else:
-        text = decode_utf8(data, path, CorpusError, "; re-save the file as UTF-8, or read it with errors='replace'")
-    return text.removeprefix("\ufeff")  # subtle: decoded first, so offsets above count the mark's 3 bytes
+    return "".join(read_text_blocks(path, CorpusError, errors=errors, hint=RESAVE_OR_REPLACE))
 
 
 # ---------------------------------------------------------------- built-in corpora

@@ -23,19 +23,18 @@ when every id fits, else ``uint32``.
 
 from __future__ import annotations
 
-import codecs
 import mmap
 import multiprocessing
 import os
 import sys
 import tempfile
 from array import array
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 from .errors import CorpusError
-from .fast.parallel import UTF8_BOM, byte_cuts, quiet_on_interrupt
-from .files import decode_utf8
+from .fast.parallel import RESAVE, byte_cuts, quiet_on_interrupt
+from .files import read_text_blocks
 from .tokenizer import Tokenizer
 
 READ_BYTES = 1 << 20  # a worker reads and decodes its range this many bytes at a time
@@ -130,8 +129,9 @@ def _encode_range(path: Path, start: int, end: int, part: Path, specials: str) -
     tokenizer = _TOKENIZER
     ids = array(_U32)
     written, biggest = 0, 0
+    text = read_text_blocks(path, CorpusError, start, end, block=READ_BYTES, hint=RESAVE)
     with open(part, "wb") as out:
-        for token_id in tokenizer.encode_iterable(_text_of(path, start, end), **SPECIALS_MODES[specials]):
+        for token_id in tokenizer.encode_iterable(text, **SPECIALS_MODES[specials]):
             ids.append(token_id)
             if len(ids) >= WRITE_IDS:
                 biggest = max(biggest, max(ids))
@@ -143,28 +143,6 @@ def _encode_range(path: Path, start: int, end: int, part: Path, specials: str) -
             ids.tofile(out)
             written += len(ids)
     return written, biggest
-
-
-def _text_of(path: Path, start: int, end: int) -> Iterator[str]:
-    """The text of bytes ``start:end`` of ``path``, a block at a time; a bad byte names the file and offset."""
-    decoder = codecs.getincrementaldecoder("utf-8")()
-    with open(path, "rb") as f:
-        f.seek(start)
-        if start == 0 and f.read(3) != UTF8_BOM:  # subtle: a file's leading byte-order mark is not text
-            f.seek(0)
-        at = f.tell()
-        while at < end:
-            block = f.read(min(READ_BYTES, end - at))
-            if not block:
-                break
-            try:
-                yield decoder.decode(block, at + len(block) >= end)
-            except UnicodeDecodeError:
-                with open(path, "rb") as again:  # subtle: re-read the block only to name the exact offset
-                    again.seek(at)
-                    decode_utf8(again.read(len(block) + 3), f"{path} (from byte {at})", CorpusError)
-                raise
-            at += len(block)
 
 
 def _write_npy(out: Path, parts: list[Path], total: int, biggest: int, separate_after: set[int],

@@ -1,7 +1,8 @@
 """Reading and writing files carefully: UTF-8 with the offset of a bad byte, sha256, atomic writes.
 
-Every module that touches the disk goes through these helpers, so each rule lives once: a bad
-byte is reported with its offset, a file is hashed in blocks, and a write either happens
+Every module that touches the disk goes through these helpers, so each rule lives once: a text
+file is read a block at a time (:func:`read_text_blocks`), a leading byte-order mark is not text,
+a bad byte is reported with its offset in the file, a file is hashed in blocks, and a write either happens
 completely or not at all -- for one file (:func:`write_atomic`) and for several files that only
 make sense together, such as GPT-2's ``encoder.json`` + ``vocab.bpe`` (:func:`write_files_atomic`,
 read back through :func:`current_file`).
@@ -16,16 +17,28 @@ ValueError: menu.txt: not valid UTF-8 at byte offset 3 (byte 0xe9)
 
 from __future__ import annotations
 
+import codecs
 import hashlib
 import os
 import shutil
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 # Inside a folder: the files of a save that has happened (was committed) but was not yet moved
 # into place, because the process was killed. See write_files_atomic.
 SAVING = ".bpe-course-saving"
+UTF8_BOM = b"\xef\xbb\xbf"  # the byte-order mark U+FEFF in UTF-8: what Windows Notepad puts at the start of a file
+BLOCK_BYTES = 1 << 20  # a text file is read and decoded this many bytes at a time
+
+
+def not_utf8(source: object, offset: int, byte: int, hint: str = "") -> str:
+    """The one message for a bad byte: what it is in, where, and which byte.
+
+    >>> not_utf8("notes.txt", 3, 0xe9)
+    'notes.txt: not valid UTF-8 at byte offset 3 (byte 0xe9)'
+    """
+    return f"{source}: not valid UTF-8 at byte offset {offset} (byte 0x{byte:02x}){hint}"
 
 
 def decode_utf8(data: bytes, source: object, error: type[Exception], hint: str = "") -> str:
@@ -33,8 +46,70 @@ def decode_utf8(data: bytes, source: object, error: type[Exception], hint: str =
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise error(f"{source}: not valid UTF-8 at byte offset {exc.start} (byte 0x{data[exc.start]:02x})"
-                    f"{hint}") from None
+        raise error(not_utf8(source, exc.start, data[exc.start], hint)) from None
+
+
+def read_text_blocks(path: str | os.PathLike, error: type[Exception], start: int = 0, end: int | None = None, *,
+                     block: int = BLOCK_BYTES, errors: str = "strict", hint: str = "") -> Iterator[str]:
+    """The text of bytes ``start:end`` of the UTF-8 file ``path`` (to its end by default), a block at a time.
+
+    The rules every reader of a text file keeps, written once:
+
+    * a byte-order mark at the very start of the file (U+FEFF, bytes ``EF BB BF``, which Windows
+      Notepad writes) says "UTF-8" and is not text, so it is skipped; a U+FEFF anywhere else is text;
+    * a byte that is not UTF-8 raises ``error`` naming the file and the byte's offset *in the file*
+      (a skipped mark counts its 3 bytes; the bytes as read, so a file rewritten meanwhile is named
+      as it was read); ``errors="replace"`` makes such bytes U+FFFD instead;
+    * a character cut in two by ``end`` is left out, so ``end`` may fall anywhere (a "first
+      megabyte"); at the end of the file a cut character is a bad byte.
+
+    Only one block of ``block`` bytes is in memory at a time, however big the file.
+
+    >>> import tempfile, pathlib
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     notes = pathlib.Path(tmp) / "notes.txt"
+    ...     _ = notes.write_bytes(UTF8_BOM + "café crème".encode("utf-8"))
+    ...     list(read_text_blocks(notes, ValueError, block=4)), "".join(read_text_blocks(notes, ValueError, 0, 8))
+    (['caf', 'é cr', 'ème'], 'café')
+    """
+    decoder = codecs.getincrementaldecoder("utf-8")(errors)
+    with open(path, "rb") as f:
+        size = os.fstat(f.fileno()).st_size
+        end = size if end is None else min(end, size)
+        f.seek(start)
+        if start == 0 and f.read(len(UTF8_BOM)) != UTF8_BOM:
+            f.seek(0)
+        at = f.tell()
+        while at < end:
+            data = f.read(min(block, end - at))
+            if not data:  # the file got shorter while it was read
+                break
+            text = _decode(decoder, data, False, path, at, error, hint)
+            at += len(data)
+            if text:
+                yield text
+        if at >= size:  # subtle: only at the file's end is a character left unfinished a bad byte
+            if text := _decode(decoder, b"", True, path, at, error, hint):
+                yield text
+
+
+def text_size(path: str | os.PathLike) -> int:
+    """The size in bytes of a UTF-8 file's text: the file's size, less a leading byte-order mark."""
+    with open(path, "rb") as f:
+        return os.fstat(f.fileno()).st_size - (len(UTF8_BOM) if f.read(len(UTF8_BOM)) == UTF8_BOM else 0)
+
+
+def _decode(decoder: codecs.IncrementalDecoder, data: bytes, final: bool, path: str | os.PathLike, at: int,
+            error: type[Exception], hint: str) -> str:
+    """``decoder.decode(data, final)`` for the bytes read at offset ``at`` of ``path``; a bad byte is an ``error``
+    naming its offset in the file (the decoder's own error knows only its offset in ``data``)."""
+    try:
+        return decoder.decode(data, final)
+    except UnicodeDecodeError as exc:
+        # subtle: the decoder still holds the undecoded end of the bytes before (a character cut in
+        # two); the failed call put them in front of ``data``, so offsets start that many bytes earlier.
+        held = len(decoder.getstate()[0])
+        raise error(not_utf8(path, at - held + exc.start, exc.object[exc.start], hint)) from None
 
 
 def read_utf8(path: str | os.PathLike, error: type[Exception], hint: str = "") -> str:

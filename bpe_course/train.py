@@ -30,11 +30,9 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import NamedTuple
 
-from .errors import CorpusError
 from .fast.count import SegmentCounter
 from .fast.merge import learn_fast
 from .fast.parallel import add_file, add_text, byte_cuts, char_cuts, count_parts, file_size
-from .files import decode_utf8
 from .pairs import apply_merge, best_pair, count_pairs
 from .pretokenize import check_special_tokens, replace_lone_surrogates, resolve_pattern
 
@@ -104,12 +102,7 @@ def _count_file(path: Path, pattern: str | None, specials: list[str], workers: i
         return
     with open(path, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as data:
         cuts = byte_cuts(data, pattern, specials, workers)  # type: ignore[arg-type]
-    try:
-        count_parts(add_file, str(path), cuts, specials, counter, counts)
-    except UnicodeDecodeError:
-        decode_utf8(path.read_bytes(), path, CorpusError)  # raises naming the file and the bad byte's offset
-        raise CorpusError(f"{path}: the file changed while it was read (it was not valid UTF-8 then, and is "
-                          "now); train again") from None
+    count_parts(add_file, str(path), cuts, specials, counter, counts)
 
 
 def _names_a_file(text: str) -> bool:

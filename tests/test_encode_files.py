@@ -76,8 +76,12 @@ def test_special_token_modes_and_bad_arguments(files, tmp_path):
 def test_a_bad_byte_names_the_file_and_offset(tmp_path):
     bad = tmp_path / "latin1.txt"
     bad.write_bytes("café au lait".encode("latin-1"))
-    with pytest.raises(CorpusError, match=r"latin1\.txt \(from byte 0\): not valid UTF-8 at byte offset 3"):
+    with pytest.raises(CorpusError, match=r"latin1\.txt: not valid UTF-8 at byte offset 3 \(byte 0xe9\)"):
         encode_files(gpt2(), [bad], tmp_path / "x.npy")
+    data = corpus.load("python_docs").encode("utf-8")  # cut into 4 ranges: the bad byte is in the last one
+    bad.write_bytes(data[:-1000] + b"\xff" + data[-999:])
+    with pytest.raises(CorpusError, match=rf"latin1\.txt: not valid UTF-8 at byte offset {len(data) - 1000} "):
+        encode_files(gpt2(), [bad], tmp_path / "x.npy", workers=4)  # its offset in the file, not in its range
 
 
 def test_memory_does_not_grow_with_the_file(tmp_path):

@@ -10,7 +10,6 @@ Only the workers' pre-token counts come back.
 
 from __future__ import annotations
 
-import codecs
 import mmap
 import os
 import pickle
@@ -20,14 +19,15 @@ from collections import Counter
 from pathlib import Path
 
 from ..errors import CorpusError
+from ..files import read_text_blocks
 from ..pretokenize import TIKTOKEN_PATTERNS, safe_cut, split_specials
 from .count import SegmentCounter
 
 _VISIBLE_SPACE = re.compile(rb"[!-~] [!-~]")
 PARALLEL_MIN_CHARS = 1 << 19  # below this, starting a worker process costs more than it saves (see count_parts)
 EXPLICIT_MIN_CHARS = 1 << 16  # with workers=N given, texts from this size on are shared out
-UTF8_BOM = b"\xef\xbb\xbf"  # what Windows Notepad puts at the start of a UTF-8 file
 STREAM_BYTES = 1 << 20  # a file is decoded this many bytes at a time, so its text is never whole
+RESAVE = "; re-save the file as UTF-8"  # what to do about a bad byte in a training file
 
 
 def add_text(text: str, start: int, end: int, specials: list[str], counter: SegmentCounter) -> None:
@@ -40,45 +40,20 @@ def add_text(text: str, start: int, end: int, specials: list[str], counter: Segm
 def add_file(path: str, start: int, end: int, specials: list[str], counter: SegmentCounter) -> None:
     """Read bytes ``start:end`` of the file ``path`` a block at a time, cutting the text only at safe places.
 
-    A byte that is not UTF-8 raises :class:`CorpusError` naming the file and the byte's offset in
-    it -- the bytes as read, so a file rewritten while training reads it is reported the same way.
-    A leading byte-order mark (U+FEFF, ``EF BB BF``: Windows Notepad writes one) is not text, and is
-    skipped.
+    The file is read by :func:`bpe_course.files.read_text_blocks`: a leading byte-order mark is not
+    text, and a byte that is not UTF-8 raises :class:`CorpusError` naming the file and the byte's
+    offset in it.
 
     subtle: only this range is ever in memory, a block at a time, so a worker's memory does not
     grow with the file; and a path, unlike the file's bytes, is cheap to hand to a worker.
     """
-    decoder = codecs.getincrementaldecoder("utf-8")()
     carry = ""
-    with open(path, "rb") as f:
-        f.seek(start)
-        if start == 0 and f.read(3) != UTF8_BOM:  # subtle: a file's leading byte-order mark is not text
-            f.seek(0)
-        at = f.tell()
-        while at < end:
-            block = f.read(min(STREAM_BYTES, end - at))
-            last = at + len(block) >= end or not block
-            text = carry + _decode(decoder, block, last, path, at)
-            at += len(block)
-            cut = len(text) if last else safe_cut(text, counter.pattern, specials, limit=len(text) - 1)
-            add_text(text, 0, cut, specials, counter)
-            carry = text[cut:]
-            if not block:
-                break
+    for block in read_text_blocks(path, CorpusError, start, end, block=STREAM_BYTES, hint=RESAVE):
+        text = carry + block
+        cut = safe_cut(text, counter.pattern, specials, limit=len(text) - 1)
+        add_text(text, 0, cut, specials, counter)
+        carry = text[cut:]
     add_text(carry, 0, len(carry), specials, counter)
-
-
-def _decode(decoder: codecs.IncrementalDecoder, block: bytes, last: bool, path: str, at: int) -> str:
-    """``decoder.decode(block, last)`` for the block read at offset ``at`` of ``path``; a bad byte is a
-    :class:`CorpusError` with its offset in the file (the error alone knows only its offset in the block)."""
-    try:
-        return decoder.decode(block, last)
-    except UnicodeDecodeError as exc:
-        # subtle: the decoder still holds the undecoded tail of the block before (a character cut in
-        # two); the failed call put it in front of this block, so offsets start that many bytes earlier.
-        held = len(decoder.getstate()[0])
-        raise CorpusError(f"{path}: not valid UTF-8 at byte offset {at - held + exc.start} "
-                          f"(byte 0x{exc.object[exc.start]:02x}); re-save the file as UTF-8") from None
 
 
 def count_parts(count, shared, cuts: list[int], specials: list[str], counter: SegmentCounter,
