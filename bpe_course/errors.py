@@ -20,5 +20,10 @@ class HashMismatchError(ValueError):
     """A vocabulary file is not the file it claims to be (its sha256 differs)."""
 
 
+class CacheMismatch(ValueError):
+    """A pretrained tokenizer's cache file is damaged, stale (other sources, version or byte order) or not a
+    cache file; the caller rebuilds it from the source files (see :mod:`bpe_course.pretrained_cache`)."""
+
+
 class CommandError(Exception):
     """A problem with what was given to the ``bpe-course`` command: exit status 1."""

@@ -33,10 +33,11 @@ from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 
+from . import pretrained_cache
 from .bpe import merges_from_ranks
 from .errors import HashMismatchError, TokenizerFileError
 from .files import sha256_file, write_atomic
-from .formats import pretrained_cache, read_gpt2_files, read_tiktoken_ranks
+from .formats import read_gpt2_files, read_tiktoken_ranks
 from .resources import default_cache_dir
 from .tokenizer import Tokenizer
 

@@ -18,7 +18,7 @@ FLOORS = [
     {"errors", "files", "bytelevel", "unicode_tables", "pairs", "pretokenize", "lm", "bpe"},
     {"fast"},
     {"formats"},
-    {"tokenizer", "train", "download", "resources"},
+    {"tokenizer", "train", "download", "resources", "pretrained_cache"},
     {"pretrained", "corpus", "encode_files", "scale"},
     {"cli", "cli_output", "lab", "widgets", "exercises", "wordbpe", "viz", "interop", "__main__"},
 ]

@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 
 from bpe_course import HashMismatchError, cl100k, gpt2, merges_from_ranks, o200k, pretrained
 from bpe_course.files import sha256_file as sha256_of
-from bpe_course.formats import pretrained_cache
+from bpe_course import pretrained_cache
 from bpe_course.pretrained import CL100K_SHA256, GPT2_SHA256, packaged_file
 from strategies import text_with_surrogates, tricky_text, valid_text
 

@@ -4,7 +4,7 @@ Recovering cl100k's or o200k's merges from their ranks takes seconds, parsing GP
 fraction of one; this file holds the result, so the next start-up only reads arrays. It is never
 a source of truth: the header names the source files' sha256 it was made from, the whole file is
 covered by a sha256, and anything that does not match makes :func:`unpack` raise
-:class:`CacheMismatch` (the caller then rebuilds from the source).
+:class:`~bpe_course.errors.CacheMismatch` (the caller then rebuilds from the source).
 
 Layout: the sha256 of everything after its line (64 hex digits and ``\\n``), one line of ASCII
 JSON (the header), then the payload: five arrays of unsigned 32-bit integers (in the header's
@@ -24,7 +24,7 @@ True
 >>> unpack(data[:-1], "demo", {"demo.txt": "ab" * 32})
 Traceback (most recent call last):
 ...
-bpe_course.formats.pretrained_cache.CacheMismatch: the file's sha256 differs from the one it starts with (damaged)
+bpe_course.errors.CacheMismatch: the file's sha256 differs from the one it starts with (damaged)
 """
 
 from __future__ import annotations
@@ -35,12 +35,10 @@ import sys
 from array import array
 from itertools import accumulate
 
+from .errors import CacheMismatch
+
 FORMAT = "bpe-course-pretrained-cache"
 VERSION = 1  # raise whenever the layout or what the loaders put into it changes: old files are then rebuilt
-
-
-class CacheMismatch(ValueError):
-    """The cache file is damaged, stale (other sources, version or byte order) or not a cache file."""
 
 
 def pack(name: str, sources: dict[str, str], vocab: dict[int, bytes], merges: list[tuple[bytes, bytes]],

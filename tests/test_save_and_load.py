@@ -174,7 +174,7 @@ def test_save_is_atomic_and_leaves_ordinary_files(tmp_path, monkeypatch):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["t.json"]  # ... and no temporary file is left
 
 
-def test_pretrained_readers_still_importable_from_io(gpt2_tok):
+def test_pretrained_readers_are_importable_from_formats(gpt2_tok):
     from bpe_course.formats import gpt2_file_texts, read_gpt2_files, read_tiktoken_ranks  # noqa: F401
     encoder_text, merges_text = gpt2_file_texts(gpt2_tok)
     assert merges_text.startswith("#version: 0.2\nĠ t\n") and encoder_text.endswith('"<|endoftext|>": 50256}')
