@@ -15,7 +15,8 @@ PACKAGE = Path(__file__).resolve().parent.parent / "bpe_course"
 
 # Floors, bottom up. A module may import from its own floor or any floor below, never above.
 FLOORS = [
-    {"errors", "files", "bytelevel", "unicode_tables", "pairs", "pretokenize", "lm", "bpe"},
+    {"errors", "files", "bytelevel", "unicode_tables", "unicode_classes", "regex_syntax", "pairs", "pretokenize", "lm",
+     "bpe"},
     {"fast"},
     {"formats"},
     {"tokenizer", "train", "download", "resources", "pretrained_cache"},

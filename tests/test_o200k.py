@@ -19,8 +19,8 @@ from tiktoken_ext import openai_public
 from bpe_course import GPT4O_PATTERN, HashMismatchError, Tokenizer, TokenizerFileError, corpus, o200k
 from bpe_course.fast.count import count_ordinary_text
 from bpe_course.formats.tiktoken_bpe import check_ids_are_ranks, tiktoken_file_bytes
-from bpe_course.pretokenize import (TABLE_OF_CLASS, exact_pattern, pretokenize, resolve_pattern, safe_cut,
-                                    split_specials, unicode_disagreements)
+from bpe_course.pretokenize import pretokenize, resolve_pattern, safe_cut, split_specials
+from bpe_course.unicode_classes import TABLE_OF_CLASS, exact_pattern, unicode_disagreements
 from bpe_course.pretrained import O200K_SHA256, O200K_SPECIALS, packaged_file
 from bpe_course.files import sha256_file
 from strategies import TRICKY_PIECES, any_char, text_with_surrogates, tricky_text

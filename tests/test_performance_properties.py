@@ -14,8 +14,8 @@ from bpe_course import Tokenizer, count_pretokens, tokenizer, train_bpe
 from bpe_course.fast import count as fast_count, parallel as parallel_count
 from bpe_course.fast.count import SegmentCounter, count_ordinary_text
 from bpe_course.bpe import byte_ranker, merge_by_rank, merge_bytes
-from bpe_course.pretokenize import (GPT2_PATTERN, GPT4_PATTERN, GPT4O_PATTERN, TABLE_OF_CLASS, exact_pattern,
-                                    fast_splitter, pretokenize, split_specials)
+from bpe_course.pretokenize import GPT2_PATTERN, GPT4_PATTERN, GPT4O_PATTERN, pretokenize, split_specials
+from bpe_course.unicode_classes import TABLE_OF_CLASS, exact_pattern, fast_splitter
 from strategies import TRICKY_PIECES, tricky_text
 
 SPECIALS = ["<|endoftext|>", "<|end of text|>", "<|endoftext|><|endoftext|>"]

@@ -6,8 +6,8 @@ import regex
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from bpe_course.pretokenize import (GPT2_PATTERN, GPT4_PATTERN, exact_pattern, pretokenize, resolve_pattern,
-                                    safe_cut, split_specials, unicode_disagreements)
+from bpe_course.pretokenize import GPT2_PATTERN, GPT4_PATTERN, pretokenize, resolve_pattern, safe_cut, split_specials
+from bpe_course.unicode_classes import exact_pattern, unicode_disagreements
 from strategies import tricky_text, valid_text
 
 # The pattern as first published with GPT-2 (2019), before tiktoken's possessive rewrite.

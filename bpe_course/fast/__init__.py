@@ -3,8 +3,10 @@
 * ``count``: pre-token counting that runs the regex once per distinct stretch of text;
 * ``parallel``: counting a big text or file in forked worker processes;
 * ``merge``: the merge loop that updates only the words holding the merged pair;
-* ``piece``: BPE inside one pre-token (the lowest rank first), long pieces in near-linear time,
-  and merge recovery from a rank-only vocabulary.
+* ``piece``: long pieces in near-linear time.
 
-Imports point down from here only: to ``pretokenize``, ``files`` and ``errors``.
+Each has a slower twin that defines its results, and the tests hold them together: ``count``
+and ``parallel`` against ``pretokenize`` and ``collections.Counter``, ``merge`` against
+``train_bpe(method="naive")``, ``piece`` against ``bpe.merge_bytes``. Imports point down from
+here only: to the basics (``pretokenize``, ``files``, ``errors``).
 """

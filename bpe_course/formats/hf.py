@@ -42,16 +42,15 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from pathlib import Path
 
 from ..bytelevel import token_to_str
 from ..errors import TokenizerFileError
 from ..files import write_atomic
 from ..pretokenize import GPT2_PATTERN, GPT4_PATTERN
+from ..regex_syntax import is_possessive, is_quantifier, pattern_parts
 from .common import TokenizerData, check_merges_known, parse_merge, parse_token, read_json
 
-_INTERVAL = re.compile(r"\{\d+(?:,\d*)?\}")
 _BYTE_LEVEL = {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True, "use_regex": False}
 
 
@@ -60,60 +59,21 @@ def hf_regex(pattern: str) -> str:
     out: list[str] = []
     groups: list[int] = []
     last: int | None = None  # where in `out` the last complete atom starts
-    i = 0
-    while i < len(pattern):
-        c = pattern[i]
-        if c == "\\":
-            j = i + 2
-            if pattern[i + 1:i + 2] in ("p", "P", "x", "N") and pattern[j:j + 1] == "{":
-                j = pattern.index("}", j) + 1
-            last, piece = len(out), pattern[i:j]
-        elif c == "[":
-            j = _class_end(pattern, i)
-            last, piece = len(out), pattern[i:j]
-        elif c == "(":
+    for part in pattern_parts(pattern):
+        if part.startswith("("):  # a group opens: (, (?:, (?i: ...
             groups.append(len(out))
-            last, piece, j = None, c, i + 1
-        elif c == ")":
-            last, piece, j = (groups.pop() if groups else None), c, i + 1
-        elif c == "{" and last is not None and (m := _INTERVAL.match(pattern, i)):
-            j = m.end()
-            if pattern[j:j + 1] == "+":  # possessive interval: wrap the atom and its repeat
-                atom = "".join(out[last:]) + m.group()
+            last = None
+        elif part == ")":
+            last = groups.pop() if groups else None
+        elif is_quantifier(part):
+            if part.startswith("{") and is_possessive(part) and last is not None:  # wrap the atom and its repeat
+                atom = "".join(out[last:]) + part[:-1]
                 del out[last:]
-                out.append(f"(?>{atom})")
-                i = j + 1
-                continue
-            piece = m.group()
-        elif c in "*+?":
-            piece, j = c, i + 1
+                part = f"(?>{atom})"
         else:
-            last, piece, j = (None if c == "|" else len(out)), c, i + 1
-        out.append(piece)
-        i = j
+            last = None if part == "|" else len(out)
+        out.append(part)
     return "".join(out)
-
-
-def _class_end(pattern: str, start: int) -> int:
-    """The index just past the character class that opens at ``start`` (nested ``[...]`` allowed)."""
-    depth, i = 0, start
-    while i < len(pattern):
-        c = pattern[i]
-        if c == "\\":
-            i += 2
-            continue
-        if c == "[":
-            depth += 1
-            if pattern[i + 1:i + 2] == "^":
-                i += 1
-            if pattern[i + 1:i + 2] == "]":
-                i += 1  # a "]" right after "[" or "[^" is a literal
-        elif c == "]":
-            depth -= 1
-            if depth == 0:
-                return i + 1
-        i += 1
-    return len(pattern)
 
 
 def to_hf_json(tokenizer) -> dict:
