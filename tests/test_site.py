@@ -170,6 +170,11 @@ def stills(page_html: str) -> list[str]:
 # --------------------------------------------------------------------------- the tests
 
 
+def site_heading(notebook: Path) -> str:
+    """The chapter's title as the site shows it ("NN · Title", "Appendix A · Title")."""
+    return _tool("build_site").site_title(f"# {first_heading(notebook)}")[2:]
+
+
 def test_one_page_per_chapter_and_a_landing_page(site):
     assert len(CHAPTERS) >= 13
     pages = sorted(p.name for p in site.glob("[0-9][0-9]_*.html"))
@@ -177,8 +182,12 @@ def test_one_page_per_chapter_and_a_landing_page(site):
     landing = (site / "index.html").read_text(encoding="utf-8")
     for command in ("make lab", "make test"):
         assert command in page_text(landing)
+    # the count is the chapters' own (appendices, numbered 90 and up, counted apart), never typed in
+    build_site = _tool("build_site")
+    appendices = sum(build_site.is_appendix(p.name) for p in CHAPTERS)
+    assert f"{build_site.in_words(len(CHAPTERS) - appendices)} chapters" in page_text(landing)
     for notebook in CHAPTERS:
-        title = first_heading(notebook)
+        title = site_heading(notebook)
         page = (site / notebook.with_suffix(".html").name).read_text(encoding="utf-8")
         # subtle: MyST sets typographic quotes (GPT-4's -> GPT-4’s) on the page
         assert f"<h1>{html.escape(title, quote=False)}" in page.replace("’", "'"), notebook.name
@@ -188,12 +197,23 @@ def test_one_page_per_chapter_and_a_landing_page(site):
 
 def test_sidebar_lists_the_chapters_in_order_and_pages_link_prev_and_next(site):
     names = [p.stem for p in CHAPTERS]
+    build_site = _tool("build_site")
     for i, name in enumerate(names):
         page = (site / f"{name}.html").read_text(encoding="utf-8")
         sidebar = re.search(r'<nav class="[^"]*bd-docs-nav.*?</nav>', page, re.S).group(0)
-        links = [name if href == "#" else href.removesuffix(".html")
-                 for href in re.findall(r'<a class="[^"]*reference internal" href="([^"]+)"', sidebar)]
+        entries = re.findall(r'<a class="[^"]*reference internal" href="([^"]+)">(.*?)</a>', sidebar, re.S)
+        links = [name if href == "#" else href.removesuffix(".html") for href, _ in entries]
         assert links == ["index", *names, "references"], name  # the page itself is the sidebar's "current" link
+        # every chapter titled alike, "NN · Title"; from 90 up "Appendix A · Title", under their own caption
+        for (_, text), notebook in zip(entries[1:], CHAPTERS):
+            text = page_text(text).strip()
+            if build_site.is_appendix(notebook.name):
+                assert re.match(r"Appendix [A-Z] · \S", text), text
+            else:
+                assert text.startswith(f"{notebook.name[:2]} · "), text
+        captions = re.findall(r'<span class="caption-text">(.*?)</span>', sidebar)
+        has_appendices = any(build_site.is_appendix(p.name) for p in CHAPTERS)
+        assert captions == ["Chapters", *(["Appendices"] if has_appendices else []), "More"], name
         footer = re.search(r'<footer class="prev-next-footer.*?</footer>', page, re.S).group(0)
         previous = "index" if i == 0 else names[i - 1]
         assert f'href="{previous}.html"' in footer, name
@@ -207,7 +227,9 @@ def test_every_page_links_its_notebook_and_says_how_to_run_it(site):
         box = re.search(r'<div class="admonition tip bpe-run-locally">.*?</div>', page, re.S)
         assert box, notebook.name
         assert f'href="notebooks/{notebook.name}"' in box.group(0)
-        assert "make lab" in box.group(0) and f"notebooks/{notebook.name}" in box.group(0)
+        # what to open is said from where `make lab` puts the learner: their own copy, my_notebooks/
+        said = page_text(box.group(0))
+        assert "make lab" in said and "my_notebooks/" in said and f"open {notebook.name}" in said, said
         # the linked file is the stored notebook itself, byte for byte
         assert (site / "notebooks" / notebook.name).read_bytes() == notebook.read_bytes()
 
@@ -283,7 +305,8 @@ def test_each_widget_is_a_still_with_the_live_line(site):
         found = stills(page)
         assert len(found) == widget_count(notebook), notebook.name
         for figure in found:
-            assert "live in JupyterLab" in figure and f"notebooks/{notebook.name}" in figure
+            assert "live in JupyterLab" in figure and f"<code>{notebook.name}</code>" in figure
+            assert "<code>my_notebooks/</code>" in figure and f"notebooks/{notebook.name}" not in figure
         assert "widget-view+json" not in page and "Loading widget" not in page, notebook.name
         total += len(found)
     assert total >= 10
@@ -325,6 +348,21 @@ def test_a_stale_or_missing_still_stops_the_build_with_the_fix(tmp_path):
     for notebook in CHAPTERS:
         stored = nbformat.read(notebook, as_version=4)
         assert stills_tool.replace_widget_outputs(stored, notebook.name) == widget_count(notebook)
+
+
+def test_a_link_to_the_references_leads_to_the_references_page(site):
+    linking = [p for p in CHAPTERS if "](../docs/references.md" in p.read_text(encoding="utf-8")]
+    assert linking, "no chapter links ../docs/references.md any more: this test checks nothing"
+    for notebook in linking:
+        page = (site / notebook.with_suffix(".html").name).read_text(encoding="utf-8")
+        assert 'href="references.html' in page and "../docs/" not in page, notebook.name
+
+
+def test_every_page_loads_the_sites_script(site):
+    """``_static/bpe_site.js`` repairs the phone's sidebar buttons (tests/browser/test_site.py tries them)."""
+    for page in sorted(site.glob("*.html")):
+        assert '<script src="_static/bpe_site.js' in page.read_text(encoding="utf-8"), page.name
+    assert (site / "_static" / "bpe_site.js").is_file()
 
 
 def test_the_build_never_deletes_a_folder_it_did_not_make(tmp_path):

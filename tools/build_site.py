@@ -7,7 +7,13 @@ temporary source folder for it:
 * a copy of each notebook, with each widget output swapped for a still picture of the widget
   (recorded by ``tools/widget_stills.py``) and, under the chapter title, a box that links to the
   notebook and says how to run it locally; the stored notebooks are never changed;
-* the landing page, ``docs/site/index.md``, with the chapter map taken from the README's table.
+* the landing page, ``docs/site/index.md``, with the chapter map taken from the README's table, the
+  number of chapters counted, and the sidebar's two lists: chapters, then appendices (90 and up);
+* the ``docs/`` pages that chapters link to (``references.md``), the links made relative as in the
+  learner's own copy (``bpe_course.lab.learner_links``).
+
+Every page's title reads "NN · Title" ("Appendix A · Title" from 90 up), whatever its notebook's
+heading spells between the number and the title.
 
 The configuration is ``docs/site/conf.py``. The originals of the notebooks are copied to
 ``<out>/notebooks/`` so that each page can link to its own. The build needs no network.
@@ -34,6 +40,8 @@ import nbformat
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from widget_stills import STILLS, StillError, replace_widget_outputs  # noqa: E402
 
+from bpe_course.lab import learner_links, linked_docs  # noqa: E402
+
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
 CONF_DIR = ROOT / "docs" / "site"
@@ -41,6 +49,10 @@ README = ROOT / "README.md"
 DEFAULT_OUT = ROOT / "build" / "site"
 MARKER = ".bpe-course-site"  # written into the output folder: only such a folder is ever emptied
 CHAPTER = re.compile(r"^\d\d_\w+\.ipynb$")
+FIRST_APPENDIX = 90  # notebooks numbered 90 and up are appendices
+TITLE = re.compile(r"^#\s+(\d\d)\b\s*[·:.\-–—]?\s*(.*)$")
+NUMBER_WORDS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+                "sixteen seventeen eighteen nineteen twenty").split()
 
 
 class SiteError(Exception):
@@ -52,6 +64,41 @@ def chapter_notebooks(notebooks: Path = NOTEBOOKS) -> list[Path]:
     if not found:
         raise SiteError(f"no chapter notebooks (NN_name.ipynb) in {notebooks}")
     return found
+
+
+def is_appendix(notebook_name: str) -> bool:
+    """Is this notebook an appendix (numbered 90 or more)?
+
+    >>> is_appendix("90_more.ipynb"), is_appendix("16_models.ipynb")
+    (True, False)
+    """
+    return int(notebook_name[:2]) >= FIRST_APPENDIX
+
+
+def site_title(heading: str) -> str:
+    """A chapter's ``# NN ...`` heading as the site shows it: "# NN · Title", appendices "# Appendix A · Title".
+
+    >>> site_title("# 10 GPT-4's cl100k"), site_title("# 03 · The training loop")
+    ("# 10 · GPT-4's cl100k", '# 03 · The training loop')
+    >>> site_title("# 91 · Training at scale"), site_title("# A heading without a number")
+    ('# Appendix B · Training at scale', '# A heading without a number')
+    """
+    match = TITLE.match(heading)
+    if not match:
+        return heading
+    number, title = int(match.group(1)), match.group(2).strip()
+    if number >= FIRST_APPENDIX:
+        return f"# Appendix {chr(ord('A') + number - FIRST_APPENDIX)} · {title}"
+    return f"# {match.group(1)} · {title}"
+
+
+def in_words(n: int) -> str:
+    """A count as the landing page writes it: in words up to twenty.
+
+    >>> in_words(16), in_words(23)
+    ('sixteen', '23')
+    """
+    return NUMBER_WORDS[n] if 0 <= n < len(NUMBER_WORDS) else str(n)
 
 
 def run_locally_box(notebook_name: str) -> str:
@@ -69,20 +116,23 @@ def run_locally_box(notebook_name: str) -> str:
         '<p class="admonition-title">Run this chapter yourself</p>\n'
         f'<p>The notebook: <a class="bpe-notebook-link" href="notebooks/{notebook_name}" download>{notebook_name}</a>. '
         "This page shows it as stored, with the outputs of its last run.</p>\n"
-        '<p class="bpe-run-line">To run it locally, in a clone of the course: <code>make lab</code>, then open '
-        f"<code>notebooks/{notebook_name}</code> and run all cells (its widgets are live there).</p>\n"
+        '<p class="bpe-run-line">To run it locally, in a clone of the course: <code>make lab</code> (it copies the '
+        "chapters into <code>my_notebooks/</code>, your own copy, and opens JupyterLab there), then open "
+        f"<code>{notebook_name}</code> and run all cells (its widgets are live there).</p>\n"
         "</div>"
     )
 
 
 def add_run_locally_box(nb: nbformat.NotebookNode, notebook_name: str) -> None:
-    """Put :func:`run_locally_box` right under the chapter's ``# title`` (in the first markdown cell)."""
+    """Put :func:`run_locally_box` right under the chapter's ``# title`` (in the first markdown cell), and
+    write the title as :func:`site_title` does."""
     for cell in nb.cells:
         if cell.cell_type != "markdown":
             continue
         lines = cell.source.split("\n")
         for i, line in enumerate(lines):
             if line.startswith("# "):
+                lines[i] = site_title(line)
                 lines[i + 1:i + 1] = ["", run_locally_box(notebook_name), ""]
                 cell.source = "\n".join(lines)
                 return
@@ -95,7 +145,7 @@ def prepare_notebook(path: Path, dest: Path, stills_dir: Path = STILLS) -> int:
     nb = nbformat.read(path, as_version=4)
     for cell in nb.cells:  # subtle: pages outside notebooks/ that chapters link to are pages of the site too
         if cell.cell_type == "markdown":
-            cell.source = cell.source.replace("](../docs/references.md)", "](references.md)")
+            cell.source = learner_links(cell.source)
     swapped = replace_widget_outputs(nb, path.name, stills_dir)
     add_run_locally_box(nb, path.name)
     nbformat.write(nb, dest)
@@ -111,14 +161,65 @@ def chapter_map(readme: Path = README) -> str:
     return re.sub(r"\]\(notebooks/(\d\d_\w+)\.ipynb\)", r"](\1.ipynb)", match.group(1))
 
 
+def toctrees(names: list[str], pages: list[str] = ("references.md",)) -> str:
+    """The sidebar: hidden toctrees of the chapters, the appendices (if any), and the docs/ ``pages``.
+
+    >>> print(toctrees(["00_a.ipynb", "90_b.ipynb"]))
+    ```{toctree}
+    :hidden:
+    :caption: Chapters
+    <BLANKLINE>
+    00_a
+    ```
+    <BLANKLINE>
+    ```{toctree}
+    :hidden:
+    :caption: Appendices
+    <BLANKLINE>
+    90_b
+    ```
+    <BLANKLINE>
+    ```{toctree}
+    :hidden:
+    :caption: More
+    <BLANKLINE>
+    references
+    ```
+    """
+    def toctree(caption: str, entries: list[str]) -> str:
+        return "\n".join(["```{toctree}", ":hidden:", f":caption: {caption}", "", *entries, "```"])
+
+    stems = [name.removesuffix(".ipynb") for name in names]
+    chapters = [s for s in stems if not is_appendix(s)]
+    appendices = [s for s in stems if is_appendix(s)]
+    more = [name.removesuffix(".md") for name in pages]
+    return "\n\n".join([toctree("Chapters", chapters), *([toctree("Appendices", appendices)] if appendices else []),
+                        toctree("More", more)])
+
+
+def landing_page(template: str, names: list[str], pages: list[str] = ("references.md",)) -> str:
+    """``docs/site/index.md`` with its placeholders filled: the chapter map, counts and the sidebar's lists."""
+    for placeholder in ("{{ chapter_map }}", "{{ chapter_count }}", "{{ toctrees }}"):
+        if placeholder not in template:
+            raise SiteError(f"{CONF_DIR / 'index.md'} lost its '{placeholder}' placeholder")
+    n_appendices = sum(is_appendix(name) for name in names)
+    count = in_words(len(names) - n_appendices) + " chapters"
+    if n_appendices:
+        count += f" (and {in_words(n_appendices)} appendi{'x' if n_appendices == 1 else 'ces'})"
+    return (template.replace("{{ chapter_map }}", chapter_map().rstrip("\n")).replace("{{ chapter_count }}", count)
+            .replace("{{ toctrees }}", toctrees(names, pages)))
+
+
 def write_sources(src: Path, notebooks: Path = NOTEBOOKS, stills_dir: Path = STILLS) -> dict[str, int]:
-    """Fill ``src`` with the landing page and the chapters; ``{notebook name: widgets swapped}``."""
+    """Fill ``src`` with the landing page, the docs/ pages chapters link to, and the chapters;
+    ``{notebook name: widgets swapped}``."""
+    paths = chapter_notebooks(notebooks)
+    pages = sorted(set(linked_docs([p.read_text(encoding="utf-8") for p in paths])) | {"references.md"})
     template = (CONF_DIR / "index.md").read_text(encoding="utf-8")
-    if "{{ chapter_map }}" not in template:
-        raise SiteError(f"{CONF_DIR / 'index.md'} lost its '{{{{ chapter_map }}}}' placeholder")
-    (src / "index.md").write_text(template.replace("{{ chapter_map }}", chapter_map().rstrip("\n")), encoding="utf-8")
-    shutil.copyfile(ROOT / "docs" / "references.md", src / "references.md")
-    return {path.name: prepare_notebook(path, src / path.name, stills_dir) for path in chapter_notebooks(notebooks)}
+    (src / "index.md").write_text(landing_page(template, [p.name for p in paths], pages), encoding="utf-8")
+    for name in pages:
+        shutil.copyfile(ROOT / "docs" / name, src / name)
+    return {path.name: prepare_notebook(path, src / path.name, stills_dir) for path in paths}
 
 
 def clear_output(out: Path) -> None:
@@ -175,7 +276,8 @@ def main(argv: list[str] | None = None) -> int:
     seconds = time.perf_counter() - started
     print(f"built {len(swapped)} chapters ({sum(swapped.values())} widgets as stills) in {seconds:.1f} s: "
           f"{folder_size(args.out) / 1e6:.1f} MB in {args.out}")
-    print(f"open {args.out / 'index.html'}, or serve it: python3 -m http.server -d {args.out}")
+    print(f"serve it: python3 -m http.server -d {args.out}, then open http://localhost:8000/ "
+          f"(or open {args.out / 'index.html'} as a file: all but search's snippets work)")
     return 0
 
 

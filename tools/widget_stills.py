@@ -203,7 +203,7 @@ def write_stills(notebook: Path, stills_dir: Path = STILLS) -> Path:
 
 LIVE_LINE = ("A still picture of this widget as it stands right after this cell runs. "
              "The widget is live in JupyterLab: run <code>make lab</code>, open "
-             "<code>notebooks/{notebook}</code> and run all cells.")
+             "<code>{notebook}</code> (your own copy, in <code>my_notebooks/</code>) and run all cells.")
 
 
 def _esc(value: Any) -> str:

@@ -28,6 +28,8 @@ nb_ipywidgets_js = {}
 html_theme = "sphinx_book_theme"
 html_static_path = ["_static"]
 html_css_files = ["bpe_site.css"]
+# the phone's chapter menu and contents buttons, and search opened as a file: see the script's header
+html_js_files = ["bpe_site.js"]
 html_favicon = "_static/favicon.svg"  # else the browser asks for /favicon.ico and logs a 404 error
 html_copy_source = False       # the notebooks themselves are linked from each page instead
 html_show_sourcelink = False

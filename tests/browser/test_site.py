@@ -1,4 +1,5 @@
-"""The course website in a real browser: landing page, the sidebar to two chapters, search.
+"""The course website in a real browser: landing page, the sidebar to two chapters, search; on a
+phone (390 px wide) the chapter menu and the contents; search opened as a file.
 
 The site is the one ``tests/test_site.py`` builds once per run, served by a small ``http.server``
 on 127.0.0.1. Every request the page makes to any other address is blocked and fails the test,
@@ -23,7 +24,7 @@ import nbformat
 import pytest
 from playwright.sync_api import Page, expect
 
-from test_site import CHAPTERS, built_site, first_heading  # tests/test_site.py: one build per run
+from test_site import CHAPTERS, built_site, first_heading, site_heading  # tests/test_site.py: one build per run
 
 from .lab_page import ARTIFACTS, README_IMAGES, TIMEOUT_MS, UPDATE_SCREENSHOTS
 
@@ -93,7 +94,7 @@ def notebook(stem: str) -> Path:
 
 
 def chapter_title(stem: str) -> str:
-    return first_heading(notebook(stem)).replace("'", "’")  # MyST sets typographic quotes
+    return site_heading(notebook(stem)).replace("'", "’")  # MyST sets typographic quotes
 
 
 def test_landing_page_sidebar_and_search(browser, site_url):
@@ -147,5 +148,84 @@ def test_landing_page_sidebar_and_search(browser, site_url):
         expect(page).to_have_url(re.compile(rf"/{SECOND}\.html"))
         expect(page.locator("article")).to_contain_text(word, ignore_case=True)
         watched.assert_clean()
+    finally:
+        page.close()
+
+
+PHONE = {"width": 390, "height": 844}
+
+
+def test_on_a_phone_the_menu_and_the_contents_open(browser, site_url):
+    """The ☰ button opens the chapter menu, a chapter in it opens; the contents button lists the page's sections.
+
+    (pydata-sphinx-theme 0.17+ wires only a hidden copy of these buttons; docs/site/_static/bpe_site.js
+    passes a click on the visible one on.)
+    """
+    watched = Watched(browser.new_page(), site_url)
+    page = watched.page
+    try:
+        page.set_viewport_size(PHONE)
+        page.goto(site_url + f"{FIRST}.html")
+        menu = page.locator("#pst-primary-sidebar-modal")
+        expect(menu).not_to_be_visible()
+        page.locator(".primary-toggle:visible").click()
+        expect(menu).to_be_visible()
+        target = menu.get_by_role("link", name=chapter_title(SECOND), exact=True)
+        expect(target).to_be_visible()
+        assert menu.bounding_box()["width"] <= PHONE["width"]
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "site_phone_menu.png"))
+        target.click()
+        expect(page).to_have_url(re.compile(rf"/{SECOND}\.html$"))
+
+        contents = page.locator("#pst-secondary-sidebar-modal")
+        expect(contents).not_to_be_visible()
+        page.locator(".secondary-toggle:visible").click()
+        expect(contents).to_be_visible()
+        sections = contents.locator("nav.page-toc a")
+        assert sections.count() >= 3
+        page.screenshot(path=str(ARTIFACTS / "site_phone_contents.png"))
+        first = sections.first
+        anchor = first.get_attribute("href")
+        first.click()
+        expect(contents).not_to_be_visible()
+        expect(page).to_have_url(re.compile(re.escape(anchor) + "$"))
+        watched.assert_clean()
+    finally:
+        page.close()
+
+
+def test_on_a_wide_screen_the_menu_button_hides_and_shows_the_sidebar(browser, site_url):
+    watched = Watched(browser.new_page(), site_url)
+    page = watched.page
+    try:
+        page.set_viewport_size({"width": 1400, "height": 900})
+        page.goto(site_url + f"{FIRST}.html")
+        sidebar = page.locator("#pst-primary-sidebar")
+        expect(sidebar).to_be_visible()
+        page.locator(".primary-toggle:visible").click()
+        expect(sidebar).to_have_class(re.compile(r"pst-sidebar-hidden"))
+        page.locator(".primary-toggle:visible").click()
+        expect(sidebar).not_to_have_class(re.compile(r"pst-sidebar-hidden"))
+        expect(page.locator("#pst-primary-sidebar-modal")).not_to_be_visible()
+        watched.assert_clean()
+    finally:
+        page.close()
+
+
+def test_search_opened_as_a_file_finds_the_page_and_says_how_to_get_snippets(browser, tmp_path_factory):
+    """``file://…/search.html``: the hits are listed, no fetch fails, and a line says to serve the site."""
+    root = built_site(tmp_path_factory)
+    base = root.as_uri() + "/"
+    watched = Watched(browser.new_page(), base)
+    page = watched.page
+    try:
+        word = word_only_in(SECOND)
+        page.goto(base + f"search.html?q={word}")
+        hit = page.locator(f"#search-results a[href*='{SECOND}.html']").first
+        expect(hit).to_be_visible()
+        expect(page.locator(".bpe-file-search-note")).to_contain_text("python3 -m http.server")
+        expect(page.locator("#search-results")).to_contain_text("Search finished")
+        watched.assert_clean()  # no "Failed to fetch" for the snippets
     finally:
         page.close()
