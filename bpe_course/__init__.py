@@ -3,11 +3,16 @@
 One data model runs through the package: ``vocab: dict[int, bytes]`` and
 ``merges: list[tuple[bytes, bytes]]`` in creation order, plus special tokens.
 
-The layers, imports pointing down only:
+Six floors, imports pointing down only (CONTRIBUTING.md says what each room is for;
+tests/test_architecture.py keeps the rule):
 
-* course:  ``cli``, ``lab``, ``widgets/``, ``exercises/``, ``wordbpe``, ``viz``, ``interop``
-* engine:  ``pretrained``, ``corpus`` -> ``tokenizer``, ``train`` -> ``formats/`` and ``fast/``
-  -> ``pretokenize``, ``pairs``, ``bytelevel``, ``files``, ``errors``
+6. course: cli, cli_output, __main__, lab, widgets, exercises, wordbpe, viz, interop
+5. ready-made and at scale: pretrained, corpus, download, encode_files, scale
+4. engine: tokenizer, train, pretrained_cache
+3. formats: formats
+2. fast: fast
+1. basics: bpe, pairs, pretokenize, unicode_classes, regex_syntax, unicode_tables, bytelevel, lm, files,
+   resources, errors
 
 >>> import bpe_course
 >>> vocab, merges = bpe_course.train_bpe("low low low lower lowest", 260)

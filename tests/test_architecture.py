@@ -7,6 +7,7 @@ moved into a function to get round a circle is still seen.
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -14,16 +15,17 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parent.parent / "bpe_course"
 
 # Floors, bottom up. A module may import from its own floor or any floor below, never above.
+# CONTRIBUTING.md's layout and bpe_course/__init__.py's docstring list the same floors (tested below).
 FLOORS = [
-    {"errors", "files", "bytelevel", "unicode_tables", "unicode_classes", "regex_syntax", "pairs", "pretokenize", "lm",
-     "bpe"},
-    {"fast"},
-    {"formats"},
-    {"tokenizer", "train", "download", "resources", "pretrained_cache"},
-    {"pretrained", "corpus", "encode_files", "scale"},
-    {"cli", "cli_output", "lab", "widgets", "exercises", "wordbpe", "viz", "interop", "__main__"},
+    ("basics", {"bpe", "pairs", "pretokenize", "unicode_classes", "regex_syntax", "unicode_tables", "bytelevel", "lm",
+                "files", "resources", "errors"}),
+    ("fast", {"fast"}),
+    ("formats", {"formats"}),
+    ("engine", {"tokenizer", "train", "pretrained_cache"}),
+    ("ready-made and at scale", {"pretrained", "corpus", "download", "encode_files", "scale"}),
+    ("course", {"cli", "cli_output", "lab", "widgets", "exercises", "wordbpe", "viz", "interop", "__main__"}),
 ]
-FLOOR_OF = {name: k for k, names in enumerate(FLOORS) for name in names}
+FLOOR_OF = {name: k for k, (_, names) in enumerate(FLOORS) for name in names}
 
 
 def module_name(path: Path) -> str:
@@ -116,6 +118,63 @@ def test_formats_never_build_a_tokenizer():
     for name, targets in GRAPH.items():
         if name.startswith("bpe_course.formats"):
             assert not {t for t in targets if t.startswith(("bpe_course.tokenizer", "bpe_course.pretrained"))}, name
+
+
+def reached_from(module: str) -> set[str]:
+    """Every module that ``module`` imports, directly or through others."""
+    seen, todo = set(), [module]
+    while todo:
+        for target in GRAPH.get(todo.pop(), ()):
+            if target not in seen:
+                seen.add(target)
+                todo.append(target)
+    return seen
+
+
+def top(module: str) -> str:
+    """The room a module is in: ``bpe_course.fast.piece`` is in ``fast``."""
+    return module.split(".")[1] if "." in module else ""
+
+
+COURSE = dict(FLOORS)["course"]
+
+
+def test_course_and_formats_never_import_fast():
+    """``fast/`` holds speed-ups only: what a chapter or a file format reads is the rule itself (``bpe``)."""
+    assert sorted(f"{m} imports {t}" for m, targets in GRAPH.items() if top(m) in COURSE | {"formats"}
+                  for t in targets if top(t) == "fast") == []
+
+
+def test_the_offline_engine_never_reaches_the_downloader():
+    """Only the course and ``corpus`` (whose ``corpus.download`` is the learner's one door to the network) do."""
+    online = COURSE | {"corpus", "download"}
+    assert sorted(m for m in GRAPH if top(m) and top(m) not in online
+                  and "bpe_course.download" in reached_from(m)) == []
+
+
+def contributing_floors() -> list[tuple[str, set[str]]]:
+    """CONTRIBUTING's layout: a line ``  N name: ...`` opens floor N; the names (``x.py``, ``folder/``)
+    that start the lines below it are its rooms."""
+    text = (PACKAGE.parent / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    floors: dict[int, tuple[str, set[str]]] = {}
+    for line in text[text.index("\nbpe_course/\n"):text.index("\nchapters/")].splitlines():
+        if opened := re.match(r"  (\d) ([^:]+):", line):
+            rooms = floors.setdefault(int(opened[1]), (opened[2], set()))[1]
+        elif listed := re.match(r"    ((?:\w+(?:\.py|/)(?:, )?)+)", line):
+            rooms.update(re.findall(r"(\w+)(?:\.py|/)", listed[1]))
+    return [floors[k] for k in sorted(floors)]
+
+
+def docstring_floors() -> list[tuple[str, set[str]]]:
+    """``bpe_course.__doc__``: one line ``N. name: room, room, ...`` per floor."""
+    import bpe_course
+    found = re.findall(r"^(\d)\. ([^:\n]+): (.+(?:\n   .+)*)$", bpe_course.__doc__, re.MULTILINE)
+    return [(name, set(re.findall(r"\w+", rooms))) for _, name, rooms in sorted(found)]
+
+
+def test_contributing_and_the_package_docstring_list_the_same_floors():
+    assert contributing_floors() == FLOORS
+    assert docstring_floors() == FLOORS
 
 
 def test_import_bpe_course_stays_light():
