@@ -120,25 +120,54 @@ print(f"{len(encoder):,} byte tokens + {len(special_tokens)} special token {spec
 
 # %% [markdown]
 # Every byte, including the ones that are not printable, is written as one character of the
-# alphabet: a newline is `Ċ`, a space `Ġ`. A write-up on building GPT-2's tokenizer (chapter 03
-# checks others) loads `encoder.json`, looks for a newline *as itself*, and — not finding one —
-# uses another token for it, `<|endoftext|>` first. What does the file really hold, and what would
-# that loader do?
+# alphabet: a newline is `Ċ`, a space `Ġ`. A write-up on building GPT-2's tokenizer (the
+# [appendix](90_appendix_tutorials_checked.ipynb) checks it in full) loads `encoder.json` into two
+# tables — id → token as written, token → id — looks for a newline *as itself*, and, not finding
+# one, makes it an alias of another token, `<|endoftext|>` first: it maps `"\n"` to that token's id
+# **and** writes `"\n"` over that id in the id → token table. Its encoder splits text at whitespace,
+# with the newline as a token of its own and `Ġ` before each word but the text's first; its decoder
+# writes `Ġ` as a space and puts a space before a newline. Re-implemented here, on the real file:
 
 # %%
 print("'\\n' is a key of encoder.json:", "\n" in encoder_json)
 print("'Ċ' is a key:", "Ċ" in encoder_json, "with id", encoder_json.get("Ċ"), "and bytes", to_bytes("Ċ"))
-fallback_id = next(encoder_json[t] for t in ["<|endoftext|>", "Ġ", ""] if t in encoder_json)
-print("the write-up's loader would encode a newline as id", fallback_id, "=", repr(vocab[fallback_id]))
-print("bpe_course.gpt2() (tiktoken's ids, section 3 checks) encodes a newline as", bpe_course.gpt2().encode("\n"))
+
+loader_token = {i: written for written, i in encoder_json.items()}  # the write-up's id -> token
+loader_id = dict(encoder_json)  # and token -> id
+if "\n" not in loader_id:
+    alias = next(t for t in ["<|endoftext|>", "Ġ", ""] if t in loader_id)
+    loader_id["\n"] = loader_id[alias]
+    loader_token[loader_id[alias]] = "\n"
+
+
+def loader_decode(ids: list[int]) -> str:
+    """The write-up's decoding: Ġ becomes a space; a newline gets a space before it unless one is there."""
+    text = ""
+    for i in ids:
+        token = loader_token[i]
+        if token == "\n":
+            text += ("" if not text or text.endswith(" ") else " ") + "\n"
+        else:
+            text += " " + token[1:] if token.startswith("Ġ") else token
+    return text
+
+
+hello_ids = [loader_id["Hello"], loader_id["\n"], loader_id["Ġworld"]]  # its encoding of "Hello\nworld"
+eot = special_tokens["<|endoftext|>"]
+print("the loader's id for a newline:", loader_id["\n"], "| for <|endoftext|>:", loader_id["<|endoftext|>"])
+print("the loader decodes a real end-of-text", [eot], "as", repr(loader_decode([eot])))
+print("'Hello\\nworld': the loader's ids", hello_ids, "-> decoded", repr(loader_decode(hello_ids)))
+print("bpe_course.gpt2() (tiktoken's ids, section 3 checks):", bpe_course.gpt2().encode("Hello\nworld"))
 
 # %% [hide-input]
 lines_in_docs = long_text.count("\n")
 display(Markdown(
-    f"So the loader's fallback turns every newline into the end-of-text token: {lines_in_docs:,} times in "
-    f"`{CORPUS}` alone. A model would read each line break as the end of a document, and decoding would "
-    f"print `<|endoftext|>` where the text had a line break. The newline was there all along, as `Ċ` "
-    f"(id {encoder_json['Ċ']})."))
+    f"So a newline and the end of a document share one id, {loader_id['<|endoftext|>']}: every line break is "
+    f"encoded as the end-of-text token ({lines_in_docs:,} times in `{CORPUS}` alone), and a model would read each "
+    f"one as the end of a document. Decoding cannot tell them apart either way: the loader no longer knows "
+    f"`<|endoftext|>` as a token, so a real end-of-text decodes as {loader_decode([eot])!r}, and `Hello\\nworld` "
+    f"comes back as {loader_decode(hello_ids)!r}, with two spaces the text never had. The newline was there all "
+    f"along, as `Ċ` (id {encoder_json['Ċ']})."))
 
 # %% [markdown]
 # **`vocab.bpe`** lists the merges, one per line, the two halves separated by a space, after a
@@ -241,11 +270,17 @@ compare(spaces)
 
 # %%
 whitespace_tokens = sorted(token for token in encoder if len(token) > 1 and token.isspace())
-assert not any(b"  " in token for token in encoder)
+two_spaces = [token for token in encoder if b"  " in token]
+print("tokens longer than one byte, all whitespace:", whitespace_tokens)
+print("tokens holding two spaces in a row:", two_spaces)
+
+# %% [hide-input]
 n = len(whitespace_tokens)
-Markdown(f"Every space in a run is its own token: GPT-2's vocabulary has {n} token{'s' if n != 1 else ''} longer "
-         f"than one byte made only of whitespace: {whitespace_tokens}. No token holds two spaces, so indented "
-         "code costs one token per space.")
+display(Markdown(
+    f"Every space in a run is its own token: GPT-2's vocabulary has {n} token{'s' if n != 1 else ''} longer than "
+    f"one byte made only of whitespace, and {'no' if not two_spaces else len(two_spaces)} token"
+    f"{'' if len(two_spaces) == 1 else 's'} with two spaces in a row"
+    f"{', so indented code costs one token per space' if not two_spaces else ''}."))
 
 # %% [markdown]
 # And the long text, all of it:
@@ -283,7 +318,7 @@ print("byte ids follow the printable characters' order:",
 # merges 0 … *k*−1 had already been applied; its left and right halves are often themselves
 # tokens made by earlier merges. Applying merges lowest rank first replays training's history, so
 # a word gets the segmentation training gave it. In any other order the halves a merge needs may
-# not exist yet. We measure it on the first 20,000 characters of the long text:
+# not exist yet. We measure it on the start of the long text:
 
 # %%
 sample = long_text[:20_000]
@@ -298,6 +333,7 @@ random.Random(0).shuffle(shuffled_order)
 orders = {"rank order (GPT-2)": ranks,
           "reversed": {pair: -k for pair, k in ranks.items()},
           "shuffled (seed 0)": {pair: k for k, pair in enumerate(shuffled_order)}}
+print(f"the first {len(sample):,} characters of {CORPUS}")
 pd.DataFrame([{"merge order": name, "tokens": count_tokens_with(order)} for name, order in orders.items()])
 
 # %% [markdown]
