@@ -10,17 +10,9 @@
 # (no code is copied), so that a difference is the write-up's and not ours. Where a finding depends
 # on a convention (the tie rule, how `</w>` is counted, the special tokens), we say so and try the
 # alternatives. Every figure below is computed in this notebook; the write-ups' printed figures
-# appear as quoted constants (`PRINTED`, `CLAIMED`) in the code.
-#
-# | write-up | what it builds | its own text |
-# |---|---|---|
-# | **000** | a `BPETokenizer` class in about ninety lines, with four special tokens | four sentences about a cat and a dog, repeated five times |
-# | **001** | a course chapter: BPE in JavaScript, then a Python script that saves the merges | one line of seven words |
-# | **002** | "BPE in 40 lines": merges by a regular expression | three lines (*low*, *newer*, *learning*, …) |
-# | **003** | a blog post's tokenizer with a pre-tokenization regex and rank-based encoding | not published: we use a stand-in |
-# | **004** | a notebook re-implementing GPT-2's BPE, then loading OpenAI's files | a public-domain essay (not shipped): a stand-in, and GPT-2's files |
-#
-# You need chapters 02–04 and 07–09 for all of it; each section says which chapter it leans on.
+# appear as quoted constants (`PRINTED`, `CLAIMED`) in the code. You need chapters 02–04 and 07–09
+# for all of it; each section says which chapter it leans on. The five, by their number in the
+# course's collection:
 
 # %%
 import json
@@ -36,6 +28,20 @@ import bpe_course
 from bpe_course import corpus, wordbpe
 from bpe_course.pretrained import packaged_file
 from bpe_course.wordbpe import SPECIALS, apply_merge, count_pairs
+
+# %%
+pd.DataFrame({
+    "what it builds": [
+        "a BPETokenizer class in about ninety lines, with four special tokens",
+        "a course chapter: BPE in JavaScript, then a Python script that saves the merges",
+        '"BPE in 40 lines": merges by a regular expression',
+        "a blog post's tokenizer: a pre-tokenization regex, rank-based encoding",
+        "a notebook re-implementing GPT-2's BPE, then loading OpenAI's files"],
+    "its own text": [
+        "four sentences about a cat and a dog, five times", "one line of seven words",
+        "three lines (low, newer, learning, ...)", "not published: a stand-in",
+        "an essay, not shipped: a stand-in; GPT-2's files"]},
+    index=pd.Index(["000", "001", "002", "003", "004"], name="write-up"))
 
 # %% [markdown]
 # ## 000 · A class with four special tokens: "the cat sat on the mat"
@@ -121,7 +127,7 @@ display(Markdown(
 # * **specials**: are the four special tokens counted in the vocabulary size?
 # * **end of word**: `</w>` as a symbol of its own, glued to the last character (`t</w>` is one
 #   base symbol, as in `subword-nmt`, the tool released with Sennrich et al.'s paper), or no marker;
-# * **stop rule**: stop when the best pair occurs fewer than two times, or keep merging pairs seen once;
+# * **stop rule**: stop when the best pair occurs only once, or keep merging pairs seen once too;
 # * **ties**: the pair counted first (the tutorial's), the greatest pair (this course's), or the
 #   smallest pair.
 #
@@ -473,9 +479,8 @@ display(Markdown(
     "already includes digits, so numbers are matched as words (and glued to letters, as in `utf8`)."))
 
 # %% [markdown]
-# Training as the post describes, with a target of 300 symbols, and its encoder applied to every
-# distinct pre-token of the training text: does lowest-rank-first encoding give back the
-# segmentation training ended with?
+# Training as the post describes, and its encoder applied to every distinct pre-token of the
+# training text: does lowest-rank-first encoding give back the segmentation training ended with?
 
 # %%
 VOCAB_SIZE_003 = 300
