@@ -107,20 +107,13 @@ class KneserNey:
             if len(discounts) != order or not all(isinstance(d, (int, float)) and 0 <= d <= 1 for d in discounts):
                 raise ValueError(f"discounts must be {order} numbers from 0 to 1 (one per level, lowest first), "
                                  f"got {discounts!r}")
-        self.order = order
-        self.vocab_size = vocab_size
         ids = check_ids(ids, vocab_size)
-        self.n_tokens = len(ids)
-        counts = _level_counts(ids, order, vocab_size)
-        self.discounts: list[tuple[float, float, float]] = []
-        self._levels: list[tuple[dict[int, float], dict[int, tuple[float, float]]]] = []
-        for k, level in enumerate(counts, start=1):
-            if discounts is None:
-                ds = modified_kn_discounts(Counter(c for c in level.values() if c <= 4))
-            else:
-                ds = (float(discounts[k - 1]),) * 3
-            self.discounts.append(ds)
-            self._levels.append(_discounted(level, ds, vocab_size))
+        self._set(order, vocab_size, len(ids), _fit_levels(ids, vocab_size, order, discounts)[order])
+
+    def _set(self, order: int, vocab_size: int, n_tokens: int, levels: list[Level]) -> None:
+        self.order, self.vocab_size, self.n_tokens = order, vocab_size, n_tokens
+        self.discounts = [ds for ds, _, _ in levels]  # (D1, D2, D3+) per level, lowest first
+        self._levels = [(num, contexts) for _, num, contexts in levels]
 
     def __repr__(self) -> str:
         return (f"KneserNey(order={self.order}, vocab_size={self.vocab_size:,}, trained on {self.n_tokens:,} tokens, "
@@ -177,6 +170,31 @@ class KneserNey:
         return out
 
 
+def fit_orders(ids: Sequence[int], orders: Sequence[int], vocab_size: int) -> dict[int, KneserNey]:
+    """``{n: KneserNey(ids, n, vocab_size) for n in orders}``, counted once: the models share their lower levels.
+
+    An order-3 and an order-4 model have the same levels 1 and 2 (continuation counts depend only on
+    the n-grams one longer), so a chapter comparing orders counts each level once.
+
+    >>> ids = list(b"abracadabra, abracadabra! cadabra")
+    >>> models = fit_orders(ids, [2, 3], 256)
+    >>> models[3].bits(ids[:8]) == KneserNey(ids, 3, 256).bits(ids[:8])
+    True
+    """
+    orders = sorted(set(orders))
+    if not orders or any(isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= MAX_ORDER for n in orders):
+        raise ValueError(f"orders must be ints from 1 to {MAX_ORDER}, got {orders!r}")
+    if isinstance(vocab_size, bool) or not isinstance(vocab_size, int) or vocab_size < 1:
+        raise ValueError(f"vocab_size must be a positive int, got {vocab_size!r}")
+    ids = check_ids(ids, vocab_size)
+    levels = _fit_levels(ids, vocab_size, orders[-1], None, orders)
+    models = {}
+    for n in orders:
+        models[n] = model = KneserNey.__new__(KneserNey)
+        model._set(n, vocab_size, len(ids), levels[n])
+    return models
+
+
 def bits_per_byte(model: KneserNey, ids: Sequence[int], text: str) -> float:
     """The bits ``model`` needs for the tokens ``ids`` of ``text``, per UTF-8 byte of ``text``.
 
@@ -207,8 +225,16 @@ def check_ids(ids: Sequence[int], vocab_size: int) -> list[int]:
     return ids
 
 
-def _level_counts(ids: list[int], order: int, v: int) -> list[Counter[int]]:
-    """The counts each level uses, lowest first: continuation counts below the top, raw counts at it.
+Level = tuple[tuple[float, float, float], dict[int, float], dict[int, tuple[float, float]]]
+
+
+def _fit_levels(ids: list[int], v: int, top: int, discounts: Sequence[float] | None,
+                orders: Sequence[int] | None = None) -> dict[int, list[Level]]:
+    """For each order ``n`` asked for (default: ``top``), its levels, lowest first.
+
+    Level ``k`` of an order-``n`` model counts *continuations* (distinct tokens seen before each
+    k-gram) when ``k < n`` and raw k-gram counts when ``k == n``; so models of several orders share
+    every level but their top one.
 
     subtle: an n-gram is one int, its ids as digits in base ``v`` (oldest first), so a context is
     ``key // v``, the token ``key % v`` and the n-gram without its oldest token ``key % v**(k-1)``;
@@ -216,12 +242,21 @@ def _level_counts(ids: list[int], order: int, v: int) -> list[Counter[int]]:
     """
     raw: list[Counter[int]] = []
     keys = ids
-    for k in range(1, order + 1):
+    for k in range(1, top + 1):
         if k > 1:
             keys = [p * v + t for p, t in zip(keys, ids[k - 1:])]
         raw.append(Counter(keys))
-    # level k < order: for each k-gram, the number of distinct tokens seen before it (one per (k+1)-gram type)
-    return [Counter(g % v ** k for g in raw[k]) for k in range(1, order)] + [raw[order - 1]]
+
+    def level(k: int, counts: Counter[int]) -> Level:
+        if discounts is None:
+            ds = modified_kn_discounts(Counter(c for c in counts.values() if c <= 4))
+        else:
+            ds = (float(discounts[k - 1]),) * 3
+        return (ds, *_discounted(counts, ds, v))
+
+    # level k < n: for each k-gram, one per distinct (k+1)-gram ending with it, i.e. per token seen before it
+    continuation = [level(k, Counter(g % v ** k for g in raw[k])) for k in range(1, top)]
+    return {n: continuation[:n - 1] + [level(n, raw[n - 1])] for n in (orders or [top])}
 
 
 def _discounted(counts: Counter[int], ds: tuple[float, float, float], v: int

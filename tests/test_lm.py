@@ -15,7 +15,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bpe_course.lm import MAX_ORDER, MIN_DISCOUNT, KneserNey, bits_per_byte, check_ids, modified_kn_discounts
+from bpe_course.lm import (MAX_ORDER, MIN_DISCOUNT, KneserNey, bits_per_byte, check_ids, fit_orders,
+                           modified_kn_discounts)
 
 
 # ---------------------------------------------------------------- the naive reference
@@ -196,6 +197,18 @@ def test_scores_are_deterministic_and_bits_add_up():
     assert a.bits(held) == b.bits(held)
     assert a.bits(held) == -sum(math.log2(p) for p in a.token_probs(held))
     assert a.token_probs(held)[5] == a.prob(held[5], held[3:5]) == a.prob(held[5], held[:5])
+
+
+def test_models_fitted_together_equal_models_fitted_alone():
+    rng = random.Random(3)
+    train, held = rng.choices(range(30), k=3000), rng.choices(range(30), k=300)
+    together = fit_orders(train, [4, 2, 1, 3, 5], 30)
+    assert sorted(together) == [1, 2, 3, 4, 5]
+    for n, model in together.items():
+        alone = KneserNey(train, n, 30)
+        assert model.bits(held) == alone.bits(held) and model.discounts == alone.discounts
+    with pytest.raises(ValueError, match="orders must be ints from 1 to 5"):
+        fit_orders(train, [2, 6], 30)
 
 
 def test_more_context_helps_on_a_repetitive_text():
