@@ -11,8 +11,8 @@
 #   for English prose and for Python code, with GPT-2 and GPT-4 as reference points;
 # * why one training run is enough for the whole curve (a smaller BPE vocabulary is a prefix of a
 #   bigger one);
-# * where the curve stops measuring the vocabulary and starts measuring memorisation, and the rule
-#   that keeps it honest (`min_frequency`);
+# * what merges of rare pairs cost, where that shows (not in tokens per word), and the rule that
+#   stops them (`min_frequency`), with a sweep of its values;
 # * a widget to explore other corpora and ranges;
 # * what a bigger vocabulary costs: the embedding matrix, and tokens too rare to learn.
 #
@@ -23,6 +23,8 @@
 # explain bytes and the splitting into pre-tokens; here we only use them.
 
 # %%
+from collections import Counter
+
 import matplotlib.pyplot as plt
 import pandas as pd
 from IPython.display import HTML, Markdown, display
@@ -57,7 +59,7 @@ N_POINTS = 12
 #   so it also works for code and for languages written without spaces.
 #
 # Both are measured on **held-out** text, which the tokenizer never saw in training. On its own
-# training text a big vocabulary looks better than it is: section 3 shows by how much.
+# training text a tokenizer looks better than it is: section 3 shows by how much.
 
 # %%
 def tokens_per_word(tok: Tokenizer, text: str) -> float:
@@ -114,13 +116,13 @@ print("teaching loop == bpe_course.widgets.vocab_size.curve")
 table.round(3)
 
 # %% [markdown]
-# ## 3. When merges start memorising the training text
+# ## 3. Merges of rare pairs: what they cost
 #
-# Chapter 03 stopped its trainer when the best pair occurred only once: such a merge makes a token
-# the training text uses once, which memorises that text instead of finding a reusable piece. The
-# byte-level trainer has the same choice, `min_frequency` (Hugging Face's name): by default it is 1,
-# so it merges until no pair is left at all. What happens then? We train `python_docs` — five
-# times less text than the novel — without the rule, for as many merges as it will give:
+# Chapter 03 stopped its trainer when the best pair occurred only once. The byte-level trainer has
+# the same choice, `min_frequency` (Hugging Face's name): by default it is 1, so it merges until no
+# pair is left at all. What do the merges of rare pairs do? We train `python_docs` — five times less
+# text than the novel, held out as whole help topics — without the rule, for as many merges as it
+# will give. Merges are numbered from 0, as in `run.merges[k]`:
 
 # %%
 docs_train, docs_heldout = corpus.train_heldout("python_docs")
@@ -128,13 +130,15 @@ docs_run = train(docs_train, 256 + MAX_MERGES)
 docs_counts = pd.Series(docs_run.merge_counts)
 first_rare = int((docs_counts < MIN_FREQUENCY).idxmax())
 print(f"python_docs: {len(docs_run.merges):,} merges, then stopped: {docs_run.stop_reason}")
-print(f"the first merge of a pair seen fewer than {MIN_FREQUENCY} times is merge {first_rare:,}; "
-      f"{(docs_counts < MIN_FREQUENCY).sum():,} merges are like that, "
+print(f"merges 0 to {first_rare - 1:,} each joined a pair seen at least {MIN_FREQUENCY} times; merge {first_rare:,} "
+      f"(counting from 0) is the first of a pair seen fewer times")
+print(f"{(docs_counts < MIN_FREQUENCY).sum():,} merges are like that, "
       f"{(docs_counts == 1).sum():,} of them join a pair seen exactly once")
 
 # %% [markdown]
-# Every merge after that point joins something rare. Measured on the training text *and* on held-out
-# text, side by side — the dotted line marks merge number `first_rare`:
+# Does a tokenizer over-fit its training text once it merges rare pairs? Tokens per word on the
+# training text *and* on held-out text, side by side; the dotted line is the vocabulary just before
+# merge `first_rare`:
 
 # %%
 def train_and_heldout_curve(run, train_part: str, heldout_part: str) -> pd.DataFrame:
@@ -163,37 +167,116 @@ fig.tight_layout()
 display(fig)
 plt.close(fig)
 
+# %%
+docs_curves["gap"] = docs_curves["held-out text"] - docs_curves["training text"]
+docs_curves.round(3)
+
 # %% [hide-input]
-at_cut = Tokenizer(docs_run.vocab, docs_run.merges).truncated(first_rare)
-full = Tokenizer(docs_run.vocab, docs_run.merges)
-train_gain = 1 - tokens_per_word(full, docs_train) / tokens_per_word(at_cut, docs_train)
-heldout_gain = 1 - tokens_per_word(full, docs_heldout) / tokens_per_word(at_cut, docs_heldout)
-heldout_ids = set(full.encode_ordinary(docs_heldout))
+docs_tok = Tokenizer(docs_run.vocab, docs_run.merges)
+at_cut = docs_tok.truncated(first_rare)
+train_gain = 1 - tokens_per_word(docs_tok, docs_train) / tokens_per_word(at_cut, docs_train)
+heldout_gain = 1 - tokens_per_word(docs_tok, docs_heldout) / tokens_per_word(at_cut, docs_heldout)
+gap_at_cut = tokens_per_word(at_cut, docs_heldout) - tokens_per_word(at_cut, docs_train)
+settled = docs_curves[docs_curves["gap"] >= 0.9 * docs_curves["gap"].iloc[-1]].iloc[0]
+later = docs_curves[docs_curves["merges"] >= settled["merges"]]["gap"]
 n_late = len(docs_run.merges) - first_rare
-late_used = sum(256 + k in heldout_ids for k in range(first_rare, len(docs_run.merges)))
-early_used = sum(256 + k in heldout_ids for k in range(first_rare))
-gap_end = novel_curves.iloc[-1]
 display(Markdown(
-    f"On `python_docs`, the {n_late:,} merges of rare pairs shorten the *training* text by another "
-    f"{train_gain:.1%} of its tokens and the held-out text by {heldout_gain:.1%}. But the held-out text uses "
-    f"only {late_used:,} of those {n_late:,} tokens ({late_used / n_late:.0%}), against {early_used:,} of the "
-    f"{first_rare:,} tokens learned before them ({early_used / first_rare:.0%}). Most late tokens are pieces of "
-    f"the training text's own rare words, learned by heart: the tokenizer is over-fitting, and each such token "
-    f"still costs a row of the embedding table (section 6) that a model will hardly ever see. On "
-    f"`{CORPORA[0]}` every one of the {len(run.merges):,} merges was seen at least {MIN_FREQUENCY} times, and "
-    f"the two curves stay close: {gap_end['training text']:.3f} tokens per word on the training text, "
-    f"{gap_end['held-out text']:.3f} held out."))
+    f"No. The held-out curve lies above the training curve, but the gap opens with the *frequent* merges: by "
+    f"{settled['merges']:,.0f} merges it is {settled['gap']:.2f} tokens per word, and from there on it stays between "
+    f"{later.min():.2f} and {later.max():.2f} — {gap_at_cut:.2f} at the dotted line, {later.iloc[-1]:.2f} after the "
+    f"last merge. (A plausible reading: the held-out text is other help topics, and the merges that start "
+    f"forming the training topics' words help it less.) The {n_late:,} merges of rare pairs shorten the training text by "
+    f"another {train_gain:.1%} of its tokens and the held-out text by {heldout_gain:.1%}: in tokens per word they "
+    f"are nearly as useful on new text as on the text they came from. So the curve does not show memorisation "
+    f"at its right end; training text flatters a tokenizer (section 1) by about the same amount all along."))
 
 # %% [markdown]
-# So a curve that runs into the rare merges measures memorisation at its right end, not the value
-# of a bigger vocabulary. From here on every trained tokenizer uses `min_frequency=MIN_FREQUENCY`,
-# and a corpus that runs out of such pairs simply has a shorter curve.
+# Where the rare merges do show is in *which* tokens a text uses. Encode the held-out text with the
+# whole vocabulary and ask, for each block of 500 merges, what share of the block's tokens it uses
+# at all:
+
+# %%
+BLOCK = 500
+docs_heldout_ids = set(docs_tok.encode_ordinary(docs_heldout))
+usage = pd.DataFrame([{"first merge": start,
+                       "share used by held-out text": sum(256 + k in docs_heldout_ids
+                                                          for k in range(start, min(start + BLOCK, len(docs_counts))))
+                                                      / len(docs_counts[start:start + BLOCK])}
+                      for start in range(0, len(docs_counts), BLOCK)])
+fig, ax = plt.subplots(figsize=(8, 3.2))
+ax.bar(usage["first merge"], usage["share used by held-out text"], width=BLOCK * 0.9, align="edge")
+ax.axvline(first_rare, linestyle=":", color="grey", label=f"pairs seen < {MIN_FREQUENCY} times from here")
+ax.set_xlabel(f"merge number (blocks of {BLOCK})")
+ax.set_ylabel("share of the block's tokens\nthe held-out text uses")
+ax.set_ylim(0, 1)
+ax.set_title("python_docs, no minimum: tokens the held-out text uses")
+ax.legend()
+fig.tight_layout()
+display(fig)
+plt.close(fig)
+
+# %% [hide-input]
+train_ids = Counter(docs_tok.encode_ordinary(docs_train))
+assert all(train_ids[256 + k] <= c for k, c in enumerate(docs_run.merge_counts))  # later merges only use tokens up
+late_used = sum(256 + k in docs_heldout_ids for k in range(first_rare, len(docs_run.merges)))
+early_used = sum(256 + k in docs_heldout_ids for k in range(first_rare))
+size_ratio = len(docs_heldout) / len(docs_train)
+display(Markdown(
+    f"The held-out text uses {usage['share used by held-out text'].iloc[0]:.0%} of the tokens of the first "
+    f"{BLOCK} merges and {usage['share used by held-out text'].iloc[-1]:.0%} of those of the last block. Of the "
+    f"{n_late:,} tokens from rare pairs it uses {late_used:,} ({late_used / n_late:.0%}), against {early_used:,} of "
+    f"the {first_rare:,} tokens learned before them ({early_used / first_rare:.0%}). A token made from a pair seen "
+    f"*c* times occurs at most *c* times in the encoded training text (later merges only use it up; the cell "
+    f"checks this), so a model trained on that text would meet each of these tokens fewer than {MIN_FREQUENCY} "
+    f"times — too seldom to learn what it stands for — and each still costs a row of the embedding table "
+    f"(section 6). Whether one such token is a quirk of the training text or a real piece that is merely rare, "
+    f"this held-out text cannot tell: it is {size_ratio:.1%} the size of the training text, so even a pair as "
+    f"common in new text as in the training text, seen once there, would be expected about {size_ratio:.2f} "
+    f"times in it."))
+
+# %% [markdown]
+# So what should `min_frequency` be? Training with `min_frequency=f` stops at the first merge of a
+# pair seen fewer than *f* times — the best pair's count never goes up — so it learns a prefix of
+# the unrestricted run (the cell checks this for `MIN_FREQUENCY`). One run therefore gives the
+# whole sweep:
+
+# %%
+assert train(docs_train, 256 + MAX_MERGES, min_frequency=MIN_FREQUENCY).merges == docs_run.merges[:first_rare]
+no_minimum = tokens_per_word(docs_tok, docs_heldout)
+sweep_rows = []
+for f in (1, 2, 3, 5, 10, 20):
+    k = int((docs_counts < f).idxmax()) if (docs_counts < f).any() else len(docs_counts)
+    tok_f = docs_tok.truncated(k)
+    used = set(tok_f.encode_ordinary(docs_heldout))
+    sweep_rows.append({"min_frequency": f, "merges": k, "held-out tokens per word": tokens_per_word(tok_f, docs_heldout),
+                       "vs no minimum": tokens_per_word(tok_f, docs_heldout) / no_minimum - 1,
+                       "tokens held-out text uses": sum(256 + j in used for j in range(k)) / k})
+sweep = pd.DataFrame(sweep_rows).set_index("min_frequency")
+sweep.round(3)
+
+# %% [hide-input]
+at_rule = sweep.loc[MIN_FREQUENCY]
+display(Markdown(
+    f"Each step up removes merges and costs held-out text some tokens, and none is a sharp knee: from 1 to "
+    f"{MIN_FREQUENCY}, the vocabulary loses {sweep.loc[1, 'merges'] - at_rule['merges']:,.0f} merges "
+    f"({1 - at_rule['merges'] / sweep.loc[1, 'merges']:.0%} of them) and held-out text needs "
+    f"{at_rule['vs no minimum']:.1%} more tokens, while the share of the vocabulary it uses rises from "
+    f"{sweep.loc[1, 'tokens held-out text uses']:.0%} to {at_rule['tokens held-out text uses']:.0%}. The table "
+    f"cannot pick the value; it shows the price. The chapter uses `MIN_FREQUENCY = {MIN_FREQUENCY}`, a judgement "
+    f"that a token a model sees fewer than {MIN_FREQUENCY} times is not worth its row. On `{CORPORA[0]}` the rule "
+    f"costs nothing: all {len(run.merges):,} merges of section 2 joined pairs seen at least "
+    f"{min(run.merge_counts):,} times, and its two curves stay close ({novel_curves['training text'].iloc[-1]:.3f} "
+    f"tokens per word on the training text, {novel_curves['held-out text'].iloc[-1]:.3f} held out)."))
+
+# %% [markdown]
+# From here on every trained tokenizer uses `min_frequency=MIN_FREQUENCY`, and a corpus that runs
+# out of such pairs simply has a shorter curve.
 #
 # ## 4. The plot, with GPT-2 and GPT-4
 #
 # Now every corpus, plus two reference points: GPT-2's and GPT-4's tokenizers (loaded offline from
-# OpenAI's files) measured on the same held-out text. Their "vocabulary size" is their largest id
-# + 1, the number of rows a model's embedding table needs (section 6). The package function trains
+# OpenAI's files) measured on the same held-out text. Their "vocabulary size" is their largest
+# id plus one, the number of rows a model's embedding table needs (section 6). The package function trains
 # each corpus once with the same `min_frequency` and truncates; for the first corpus we hand it
 # `big`, trained above.
 
@@ -247,7 +330,7 @@ display(Markdown("\n".join(lines)))
 # 1. **Diminishing returns.** Even on a logarithmic x axis the curves flatten: the first merges save
 #    far more than the last (compare the two numbers in each sentence above). Early merges capture
 #    frequent words and common endings; late ones capture rarer words — and these are merges of
-#    pairs seen at least `MIN_FREQUENCY` times, so the flattening is real, not memorisation.
+#    pairs seen at least `MIN_FREQUENCY` times, so the flattening is not made by the rarest pairs.
 # 2. **Where the tokenizer was trained matters as much as its size.** A small vocabulary trained on
 #    this kind of text can rival a much bigger one trained on something else: GPT-2's vocabulary was
 #    learned from web pages, not from a novel or from Python's documentation.
@@ -356,7 +439,8 @@ print(f"held-out text of {CORPORA[0]} uses {early_used:.0%} of the first {last_b
 # ## Recap
 #
 # * Measure tokens per word (or bytes per token) on held-out text. Training text flatters big vocabularies.
-# * Merges of pairs seen only a few times memorise the training text: `min_frequency` stops them, and
+# * Merges of pairs seen only a few times make tokens that new text seldom uses and a model seldom sees;
+#   tokens per word hardly shows it. `min_frequency` stops them at a price the sweep shows, and
 #   `train(...).merge_counts` and `.stop_reason` say what was learned and why training stopped.
 # * One training run gives every smaller vocabulary: `Tokenizer.truncated(k)`.
 # * Returns diminish: the curve flattens, so late merges save far fewer tokens than early ones. What
@@ -392,20 +476,30 @@ check_tokens_per_word(answers, exercise_train, exercise_heldout)
 # </details>
 
 # %% [markdown]
-# **Exercise 2.** How many parameters does the embedding matrix of a model with GPT-4's
-# vocabulary (`references["GPT-4 (cl100k)"].vocab`) and `d_model = 4096` hold?
+# **Exercise 2.** Write `embedding_params(vocab, d_model)`: how many parameters the embedding
+# matrix of a model with this vocabulary (`{id: token}`) and width holds. The checker tries it on a
+# few small vocabularies and on GPT-4's (`references["GPT-4 (cl100k)"].vocab`) with `d_model = 4096`.
 
 # %%
 cl100k_vocab = references["GPT-4 (cl100k)"].vocab
-my_params = len(cl100k_vocab) * 4096  # replace with your answer
-check_embedding_params(my_params, cl100k_vocab, 4096)
+
+
+def embedding_params(vocab: dict[int, bytes], d_model: int) -> int:
+    return 0  # replace with your computation
+
+
+check_embedding_params(embedding_params, cl100k_vocab, 4096)
 
 # %% [markdown]
 # <details><summary>Solution</summary>
 #
 # Ids index rows, and cl100k's ids have gaps (some ids before and between its special tokens are
-# unused), so the matrix needs `max(cl100k_vocab) + 1` rows, not `len(cl100k_vocab)`:
-# `(max(cl100k_vocab) + 1) * 4096`.
+# unused), so the matrix needs `max(vocab) + 1` rows, not `len(vocab)`:
+#
+# ```python
+# def embedding_params(vocab, d_model):
+#     return (max(vocab) + 1) * d_model
+# ```
 # </details>
 #
 # [← 05 Special tokens and unknowns](05_special_tokens.ipynb) · [07 Bytes and Unicode →](07_bytes_and_unicode.ipynb)

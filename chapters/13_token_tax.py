@@ -24,8 +24,10 @@ import pandas as pd
 from IPython.display import HTML, Markdown, display
 
 from bpe_course import cl100k, corpus, gpt2, o200k
-from bpe_course.widgets.token_tax import (ARTICLES, HELDOUT_ARTICLES, MIXES, OWN_VOCAB_SIZE, TRAIN_ARTICLES,
-                                          TokenTaxExplorer, bars_html, relative_costs, summary, train_on_mix)
+from bpe_course.train import train
+from bpe_course.widgets.token_tax import (ARTICLES, HELDOUT_ARTICLES, MIXES, OWN_MIN_FREQUENCY, OWN_VOCAB_SIZE,
+                                          TRAIN_ARTICLES, TokenTaxExplorer, mix_text, relative_costs, summary,
+                                          train_on_mix)
 
 # %% [markdown]
 # ## 1. The same text, 18 times
@@ -146,12 +148,35 @@ display(Markdown(
 # The OpenAI tokenizers were trained on mixes we cannot see. With our own we can choose. Each mix
 # below trains a byte-level tokenizer of the same size (`OWN_VOCAB_SIZE`) on articles 1–20 and is
 # measured on articles 21–30, which it never saw: **English only**, **balanced** (every language
-# once) and **English-heavy** (English's articles 17 times, every other language once, so English is
-# about half of the text).
+# once) and **English-heavy** (English's articles 17 times, every other language once: as many
+# copies of English as of all the other languages together). How much of each mix is English
+# depends on the unit, and a byte-level tokenizer learns from bytes:
 
 # %%
 print("vocabulary size of every mix's tokenizer:", OWN_VOCAB_SIZE, "| training articles:",
       f"{TRAIN_ARTICLES[0]}-{TRAIN_ARTICLES[-1]}, measured on {HELDOUT_ARTICLES[0]}-{HELDOUT_ARTICLES[-1]}")
+share_rows = {}
+for name, mix in MIXES.items():
+    docs, english = mix_text(mix), mix_text({"eng": mix.get("eng", 0)})
+    chars = [sum(len(doc) for doc in part) for part in (docs, english)]
+    utf8 = [sum(len(doc.encode("utf-8")) for doc in part) for part in (docs, english)]
+    share_rows[name] = {"training characters": chars[0], "training bytes": utf8[0],
+                        "English's share of the characters": chars[1] / chars[0],
+                        "English's share of the bytes": utf8[1] / utf8[0]}
+mix_share = pd.DataFrame(share_rows).T.astype({"training characters": int, "training bytes": int})
+mix_share.round(2)
+
+# %% [hide-input]
+heavy_chars, heavy_bytes = mix_share.loc["English-heavy", ["English's share of the characters",
+                                                            "English's share of the bytes"]]
+display(Markdown(
+    f"So in the English-heavy mix English is {heavy_chars:.0%} of the characters but {heavy_bytes:.0%} of the bytes "
+    "the tokenizer trains on: the other scripts need more bytes for the same articles (section 2)."))
+
+# %% [markdown]
+# Each mix trains a tokenizer and each is measured on the held-out articles, relative to English:
+
+# %%
 own = {f"mix: {name}": train_on_mix(mix) for name, mix in MIXES.items()}
 own_costs = relative_costs(own, articles=HELDOUT_ARTICLES)
 own_table = summary(own_costs)["total ratio"].unstack("tokenizer")[list(own)]
@@ -169,6 +194,32 @@ display(Markdown(
     f"tokens with the balanced tokenizer against "
     f"{own_costs[(own_costs['tokenizer'] == 'mix: English only') & (own_costs['code'] == 'eng')]['tokens'].sum():,} "
     "with the English-only one: a vocabulary of fixed size shared between languages gives each a part of it."))
+
+# %% [markdown]
+# These tokenizers are tiny next to the ones of section 3, and the size is forced by the text: 20
+# articles per language is all the aligned training text there is. How far could each mix train,
+# merging only pairs seen at least `OWN_MIN_FREQUENCY` times, and how do the small tokenizers do on
+# English next to cl100k?
+
+# %%
+reach = {name: len(train(mix_text(mix), 256 + 10_000, min_frequency=OWN_MIN_FREQUENCY).merges)
+         for name, mix in MIXES.items()}
+print("merges each mix could learn at most:", reach, "| every mix learns", OWN_VOCAB_SIZE - 256)
+english_heldout = [udhr["eng"][k] for k in HELDOUT_ARTICLES]
+english_tokens_by = {label: sum(len(tok.encode_ordinary(t)) for t in english_heldout)
+                     for label, tok in [*own.items(), ("cl100k", tokenizers["GPT-4 (cl100k)"])]}
+print("English held-out articles, tokens:", english_tokens_by)
+
+# %% [hide-input]
+cl_rows = max(tokenizers["GPT-4 (cl100k)"].vocab) + 1
+display(Markdown(
+    f"English alone runs out of pairs seen {OWN_MIN_FREQUENCY} times after {reach['English only']:,} merges, so "
+    f"{OWN_VOCAB_SIZE - 256:,} merges is about the most that every mix can learn alike; cl100k has {cl_rows:,} ids, "
+    f"{cl_rows / OWN_VOCAB_SIZE:.0f}× as many, learned from text we cannot see. On English's held-out articles the "
+    f"English-only tokenizer needs {english_tokens_by['mix: English only']:,} tokens and cl100k "
+    f"{english_tokens_by['cl100k']:,}. So compare the mixes with each other: they show how the mix moves each "
+    "language's cost at one small size. The cl100k dashes in the widget below are a reference from a vocabulary "
+    "of another size and another training text, not a point these tokenizers could reach."))
 
 # %% [markdown]
 # Choose a mix and the bars show each language's held-out cost for a tokenizer trained on it; the
@@ -230,38 +281,52 @@ display(Markdown(
 # ## Exercises
 
 # %%
-from bpe_course.exercises.ch13 import check_relative_cost, check_utf8_bytes
+from bpe_course.exercises.ch13 import check_mix, check_vocabulary_factor
 
 # %% [markdown]
-# **13.1** How many tokens does Swahili's article 1 take with GPT-2, relative to English's article
-# 1? Give the ratio (tokens / English tokens).
+# **13.1** Section 4 split a language's cost into what UTF-8 charges and what the vocabulary adds.
+# Write `vocabulary_factor(tokenizer, language)`: the language's tokens over all 30 articles
+# (`ARTICLES`, each encoded with `encode_ordinary`) divided by English's, divided by the same ratio
+# of UTF-8 bytes. The checker runs it on several languages with GPT-2 and with cl100k.
 
 # %%
-my_ratio = 1.0  # replace with your computation
-check_relative_cost(my_ratio, "swh", "1", tokenizers["GPT-2"])
+def vocabulary_factor(tokenizer, language: str) -> float:
+    return 1.0  # replace: count tokens and bytes, for the language and for English
+
+
+check_vocabulary_factor(vocabulary_factor)
 
 # %% [markdown]
 # <details><summary>Solution</summary>
 #
 # ```python
-# gpt = tokenizers["GPT-2"]
-# my_ratio = len(gpt.encode(udhr["swh"]["1"])) / len(gpt.encode(udhr["eng"]["1"]))
+# def vocabulary_factor(tokenizer, language):
+#     def tokens(code):
+#         return sum(len(tokenizer.encode_ordinary(udhr[code][k])) for k in ARTICLES)
+#
+#     def utf8(code):
+#         return sum(len(udhr[code][k].encode("utf-8")) for k in ARTICLES)
+#
+#     return (tokens(language) / tokens("eng")) / (utf8(language) / utf8("eng"))
 # ```
 # </details>
 #
-# **13.2** Without running anything: how many UTF-8 bytes does Tamil's article 1 take per
-# character, to the nearest whole number? (Tamil letters and signs are in U+0B80–U+0BFF; spaces and
-# punctuation are ASCII.) Then check against the text.
+# **13.2** With the balanced mix of section 5, one language still costs more than all the others.
+# Find a mix — `{language code: copies of its training articles}`, like the values of `MIXES` — whose
+# costliest language, on the held-out articles, costs less than the balanced mix's costliest. The
+# checker trains a tokenizer of the same size on your mix and says where you landed.
 
 # %%
-my_bytes_per_char = 1  # replace with your prediction
-check_utf8_bytes(my_bytes_per_char, udhr["tam"]["1"])
+my_mix = dict(MIXES["balanced"])  # change the numbers of copies
+check_mix(my_mix)
 
 # %% [markdown]
 # <details><summary>Solution</summary>
 #
-# Code points from U+0800 to U+FFFF take 3 bytes in UTF-8, and most characters of the text are
-# Tamil: about 3 (a little less, because of the one-byte spaces and punctuation).
+# Give the costliest languages more copies, for example
+# `{**MIXES["balanced"], "tam": 2, "ell_monotonic": 2, "hin": 2}`. More of a script's text gives its
+# byte pairs higher counts, so more of the fixed number of merges go to it — and fewer to the other
+# languages, English included: compare the ratios with the balanced column.
 # </details>
 #
 # [← 12 Train your own](12_train_your_own.ipynb) · [14 When tokens bite →](14_when_tokens_bite.ipynb)

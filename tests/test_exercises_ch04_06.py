@@ -154,15 +154,24 @@ def test_tokens_per_word(texts):
     inverse = {n: 1 / v for n, v in right.items()}
     assert "words per token" in ch06.check_tokens_per_word(inverse, train, heldout).message
     assert "No answer for 30" in ch06.check_tokens_per_word({10: 1.0}, train, heldout).message
-    assert "is off" in ch06.check_tokens_per_word({10: 0.0, 30: 0.0, 100: 0.0}, train, heldout).message
+    off = ch06.check_tokens_per_word({10: 0.0, 30: 0.0, 100: 0.0}, train, heldout)
+    assert "is off" in off.message and "len(bpe.merges)" in off.hint
+    for feedback in (off, ch06.check_tokens_per_word(vocab_mistake, train, heldout)):
+        assert str(base) not in feedback.hint  # the hints point to a check; they do not give the vocab_size
 
 
 def test_embedding_params(cl100k_tok):
     vocab = cl100k_tok.vocab
-    rows = max(vocab) + 1
-    assert rows == 100277
-    assert ch06.check_embedding_params(rows * 4096, vocab, 4096).ok
-    assert "counts the tokens" in ch06.check_embedding_params(len(vocab) * 4096, vocab, 4096).message
-    assert "added" in ch06.check_embedding_params(rows + 4096, vocab, 4096).message
-    assert "twice" in ch06.check_embedding_params(2 * rows * 4096, vocab, 4096).message
-    assert not ch06.check_embedding_params(123, vocab, 4096).ok
+    assert max(vocab) + 1 == 100277 > len(vocab)  # cl100k's ids have gaps: the case the exercise is about
+    right = ch06.check_embedding_params(lambda v, d: (max(v) + 1) * d, vocab, 4096)
+    assert right.ok and "100,277 rows" in right.message
+    assert "counts the tokens" in ch06.check_embedding_params(lambda v, d: len(v) * d, vocab, 4096).message
+    assert "one row short" in ch06.check_embedding_params(lambda v, d: max(v) * d, vocab, 4096).message
+    assert "added" in ch06.check_embedding_params(lambda v, d: max(v) + 1 + d, vocab, 4096).message
+    assert "twice" in ch06.check_embedding_params(lambda v, d: 2 * (max(v) + 1) * d, vocab, 4096).message
+    assert not ch06.check_embedding_params(lambda v, d: 123, vocab, 4096).ok
+    # right on the small vocabularies but not on the one passed in: still not right
+    assert not ch06.check_embedding_params(lambda v, d: (max(v) + 1) * d if len(v) < 10 else 0, vocab, 4096).ok
+    for feedback in (ch06.check_embedding_params(lambda v, d: len(v) * d, vocab, 4096),
+                     ch06.check_embedding_params(lambda v, d: 123, vocab, 4096)):
+        assert "max(" not in feedback.message  # the hint points; it does not give the formula

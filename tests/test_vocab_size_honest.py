@@ -44,3 +44,15 @@ def test_no_plotted_point_uses_a_rare_merge(source):
     # and the curve goes as far as the rule allows, not less
     allowed = next((k for k, c in enumerate(unrestricted.merge_counts) if c < n), len(unrestricted.merges))
     assert plotted.max() == allowed
+
+
+@pytest.mark.parametrize("f", [2, 3, CONSTANTS["MIN_FREQUENCY"], 10])
+def test_a_minimum_frequency_learns_a_prefix_of_the_unrestricted_run(f):
+    """Section 3's sweep truncates one unrestricted run: that is only right if training with
+    ``min_frequency=f`` stops exactly at the first merge of a pair seen fewer than f times."""
+    docs_train = corpus.train_heldout("python_docs")[0]
+    unrestricted = train(docs_train, 256 + CONSTANTS["MAX_MERGES"])
+    first_rare = next(k for k, c in enumerate(unrestricted.merge_counts) if c < f)
+    restricted = train(docs_train, 256 + CONSTANTS["MAX_MERGES"], min_frequency=f)
+    assert restricted.merges == unrestricted.merges[:first_rare]
+    assert restricted.merge_counts == unrestricted.merge_counts[:first_rare]

@@ -1,15 +1,16 @@
 """Checkers for chapter 06 (how big should the vocabulary be?).
 
->>> check_embedding_params(50257 * 768, {0: b"a", 50256: b"<|endoftext|>"}, 768).ok
+>>> check_embedding_params(lambda vocab, d_model: (max(vocab) + 1) * d_model, {0: b"a", 50256: b"<|endoftext|>"}).ok
 True
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from ..wordbpe import SPECIALS, WordBPE
-from .feedback import DICT, INT, NUMBER, STR, Feedback, Kind, correct, expect, expect_all, short, wrong
+from .feedback import (DICT, FUNCTION, INT, NUMBER, STR, Feedback, Kind, correct, expect, expect_all, returned,
+                       short, wrong)
 
 MERGE_COUNTS = (10, 30, 100)
 
@@ -56,15 +57,15 @@ def check_tokens_per_word(answers: Mapping[int, float], train_text: str, eval_te
         as_vocab = _as_vocab_size(train_text, eval_text, n, alphabet_size)
         if as_vocab is not None and abs(got - as_vocab) <= 0.005:
             return wrong(f"answers[{n}] = {got:.3f} is what vocab_size={n} gives, not {n} merges",
-                         f"WordBPE.train takes a vocab_size: 4 specials + {alphabet_size} characters + '</w>' "
-                         f"+ {n} merges = {alphabet_size + 5 + n}")
+                         "a vocabulary holds more than the merged tokens: train once with a small vocab_size "
+                         "and compare len(bpe.vocab) with len(bpe.merges)")
         on_train = tokens_per_word(WordBPE.train(train_text, alphabet_size + 5 + n), train_text)
         if abs(got - on_train) <= 0.005:
             return wrong(f"answers[{n}] = {got:.3f} is measured on the training text",
                          "measure on the held-out text: the training text flatters the tokenizer")
         return wrong(f"answers[{n}] = {got:.3f} is off",
-                     f"train with vocab_size = {alphabet_size + 5} + {n} (specials, characters and '</w>' come "
-                     "first), then divide len(bpe.tokenize(eval_text)) by len(eval_text.split())")
+                     f"before measuring, check the tokenizer you measure: is len(bpe.merges) == {n}? Then "
+                     "count every token of the held-out text and every word of it")
     summary = ", ".join(f"{n} merges: {expected[n]:.2f}" for n in MERGE_COUNTS)
     savings = ", ".join(f"{(expected[a] - expected[b]) / (b - a):.3f} per merge from {a} to {b}"
                         for a, b in zip(MERGE_COUNTS, MERGE_COUNTS[1:]))
@@ -78,29 +79,53 @@ def _as_vocab_size(train_text: str, eval_text: str, n: int, alphabet_size: int) 
     return tokens_per_word(WordBPE.train(train_text, n), eval_text)
 
 
-def check_embedding_params(answer: int, vocab: Mapping[int, object], d_model: int) -> Feedback:
-    """Is ``answer`` the size of the embedding matrix for this vocabulary and model width?
+EMBEDDING_CASES: list[tuple[str, dict[int, bytes], int]] = [
+    ("ids 0 to 3, no gaps", {i: bytes([97 + i]) for i in range(4)}, 5),
+    ("ids 0, 1, 2 and 7", {0: b"a", 1: b"b", 2: b"c", 7: b"<|end|>"}, 3),
+    ("ids 5 and 6 only", {5: b"x", 6: b"y"}, 4),
+]
+
+
+def check_embedding_params(embedding_params: Callable[[Mapping[int, bytes], int], int],
+                           vocab: Mapping[int, object], d_model: int = 4096) -> Feedback:
+    """Does ``embedding_params(vocab, d_model)`` give the size of the embedding matrix, for small
+    vocabularies (with and without gaps in their ids) and for ``vocab``?
 
     An embedding matrix has one row per id, up to the largest id, whether or not every id is used.
     """
     vocab_kind = Kind("a dict from ids to tokens", lambda v: isinstance(v, Mapping) and all(map(INT.accepts, v)),
                       '{0: b"a", 1: b"b"}', "pass the tokenizer's vocab, e.g. cl100k_vocab")
-    if (problem := expect_all((vocab, vocab_kind, "vocab"), (d_model, INT, "d_model"))) is not None:
+    problem = expect_all((embedding_params, FUNCTION, None), (vocab, vocab_kind, "vocab"), (d_model, INT, "d_model"))
+    if problem is not None:
         return problem
     if not vocab:
         return wrong("vocab is empty", "pass the vocabulary of the tokenizer, e.g. cl100k_vocab")
-    if (problem := expect(answer, NUMBER, hint="rows × columns of the matrix")) is not None:
-        return problem
+    for name, case, width in [*EMBEDDING_CASES, ("the vocab you passed", dict(vocab), d_model)]:
+        shown = f"embedding_params(<{name}>, {width})"
+        try:
+            got = embedding_params(case, width)
+        except Exception as exc:  # a learner's function may fail in any way: report it, don't crash
+            return wrong(f"{shown} raised {type(exc).__name__}: {exc}",
+                         "the function gets a dict {id: token} and the model width d_model")
+        if (problem := returned(got, NUMBER, shown, "return one number: rows × columns")) is not None:
+            return problem
+        rows = max(case) + 1
+        expected = rows * width
+        if got == expected:
+            continue
+        if got == len(case) * width:
+            return wrong(f"{shown} = {got:,}: that counts the tokens ({len(case):,} of them)",
+                         "a model finds a token's row by its id. Which rows must exist for the largest id "
+                         "to have one? Look at the ids themselves, not how many there are")
+        if got == (rows - 1) * width:
+            return wrong(f"{shown} = {got:,}: one row short", "which number does the first id have?")
+        if got in (rows + width, len(case) + width):
+            return wrong(f"{shown} = {got:,}: you added the two sizes", "each row holds d_model numbers")
+        if got == 2 * expected:
+            return wrong(f"{shown} = {got:,} counts the matrix twice",
+                         "count only the input embedding here (GPT-2 reuses it as its output layer anyway)")
+        return wrong(f"{shown} = {got:,} is not the size of the matrix",
+                     "work this case out by hand: which ids does a model look up, and how many numbers per id?")
     rows = max(vocab) + 1
-    expected = rows * d_model
-    if answer == expected:
-        return correct(f"{rows:,} rows × {d_model:,} columns = {expected:,} parameters.")
-    if answer == len(vocab) * d_model:
-        return wrong(f"{len(vocab):,} × {d_model:,} counts the tokens, but ids run up to {max(vocab):,}",
-                     "a token's id is its row number: the matrix needs max(vocab) + 1 rows, even for unused ids")
-    if answer == rows + d_model:
-        return wrong("You added the two sizes", "each of the rows holds d_model numbers: multiply")
-    if answer == 2 * expected:
-        return wrong("That counts the matrix twice",
-                     "count only the input embedding here (GPT-2 reuses it as its output layer anyway)")
-    return wrong(f"{answer:,} is not rows × d_model", "rows = max(vocab) + 1; columns = d_model")
+    return correct(f"right on all {len(EMBEDDING_CASES) + 1} vocabularies; for yours, {rows:,} rows × {d_model:,} "
+                   f"columns = {rows * d_model:,} parameters ({rows - len(vocab):,} of the rows belong to no token).")

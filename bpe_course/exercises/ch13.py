@@ -1,57 +1,137 @@
-"""Checkers for chapter 13 (the token tax).
+"""Checkers for chapter 13 (the token tax): the vocabulary's part of a language's cost, and a
+training mix of your own.
 
->>> from bpe_course import corpus, gpt2
->>> text = corpus.udhr("swh")["1"]
->>> check_relative_cost(len(gpt2().encode(text)) / len(gpt2().encode(corpus.udhr("eng")["1"])), "swh", "1", gpt2()).ok
+>>> from bpe_course import corpus
+>>> def size(tok, code, measure):
+...     return sum(measure(tok, corpus.udhr(code)[k]) for k in ARTICLES)
+>>> def vocabulary_factor(tok, language):
+...     tokens = lambda t, text: len(t.encode_ordinary(text))
+...     utf8 = lambda t, text: len(text.encode("utf-8"))
+...     return (size(tok, language, tokens) / size(tok, "eng", tokens)) / (size(tok, language, utf8) / size(tok, "eng", utf8))
+>>> check_vocabulary_factor(vocabulary_factor).ok
 True
->>> check_utf8_bytes(3, corpus.udhr("tam")["1"]).ok
+>>> check_mix({**MIXES["balanced"], "tam": 2, "ell_monotonic": 2, "hin": 2}).ok
 True
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+
 from .. import corpus
+from ..pretrained import cl100k, gpt2
 from ..tokenizer import Tokenizer
-from .feedback import INT, NUMBER, STR, Feedback, Kind, correct, expect_all, wrong
+from ..widgets.token_tax import ARTICLES, HELDOUT_ARTICLES, MIXES, language_name, relative_costs, train_on_mix
+from .feedback import FUNCTION, NUMBER, Feedback, Kind, correct, expect, returned, wrong
 
-TOKENIZER = Kind("a Tokenizer", lambda v: isinstance(v, Tokenizer), "gpt2()", "pass one of the chapter's tokenizers")
+FACTOR_LANGUAGES = ["eng", "swh", "rus", "tam", "cmn_hans"]  # English first: its factor must be 1
+TOLERANCE = 0.001  # relative
 
 
-def check_relative_cost(answer: object, language: str, article: str, tokenizer: Tokenizer) -> Feedback:
-    """Exercise 13.1: a language's tokens for one article divided by English's tokens for it."""
-    # subtle: not `a or b`: a Feedback is falsy when it says "not yet"
-    problem = expect_all((answer, NUMBER, None), (language, STR, "language"), (article, STR, "article"),
-                         (tokenizer, TOKENIZER, "tokenizer"))
-    if problem is not None:
+def _sizes(tok: Tokenizer, code: str, joined: bool = False) -> tuple[int, int, int]:
+    """Tokens, UTF-8 bytes and characters of all 30 articles of one language, encoded one by one (or
+    ``joined`` with newlines into one text: a learner may do either)."""
+    texts = [corpus.udhr(code)[k] for k in ARTICLES]
+    if joined:
+        texts = ["\n".join(texts)]
+    return (sum(len(tok.encode_ordinary(t)) for t in texts), sum(len(t.encode("utf-8")) for t in texts),
+            sum(len(t) for t in texts))
+
+
+def _close(got: float, want: float) -> bool:
+    return abs(got - want) <= TOLERANCE * abs(want)
+
+
+def _factor(tok: Tokenizer, code: str, joined: bool) -> float:
+    (tokens, utf8, _), (english_tokens, english_utf8, _) = _sizes(tok, code, joined), _sizes(tok, "eng", joined)
+    return (tokens / english_tokens) / (utf8 / english_utf8)
+
+
+def check_vocabulary_factor(vocabulary_factor: Callable[[Tokenizer, str], float]) -> Feedback:
+    """Exercise 13.1: ``vocabulary_factor(tokenizer, language)`` -> the token ratio to English over all 30
+    articles, divided by the UTF-8 byte ratio to English, for GPT-2 and cl100k and a few languages."""
+    if (problem := expect(vocabulary_factor, FUNCTION)) is not None:
         return problem
-    if language not in corpus.UDHR_LANGUAGES or article not in corpus.udhr("eng"):
-        return wrong(f"there is no article {article!r} in language {language!r}.",
-                     f"languages: {', '.join(corpus.UDHR_LANGUAGES)}; articles '1' to '30'")
-    tokens = len(tokenizer.encode_ordinary(corpus.udhr(language)[article]))
-    english = len(tokenizer.encode_ordinary(corpus.udhr("eng")[article]))
-    expected = tokens / english
-    if abs(answer - expected) < 0.005:
-        return correct(f"{tokens} tokens against English's {english}: {expected:.2f}×.")
-    if abs(answer - english / tokens) < 0.005:
-        return wrong("that is the ratio the other way round.", "divide the language's tokens by English's.")
-    if answer == 1.0:
-        return wrong("1.0 is the starter value.", "encode both articles with the same tokenizer and divide.")
-    return wrong(f"{answer:.3f} is not the ratio of the two token counts.",
-                 "len(tokenizer.encode(text)) for each article, then the language's count / English's.")
+    tokenizers = {"GPT-2": gpt2(), "cl100k": cl100k()}
+    found: dict[str, list[str]] = {}
+    for label, tok in tokenizers.items():
+        english = _sizes(tok, "eng")
+        for code in FACTOR_LANGUAGES:
+            shown = f"vocabulary_factor({label}, {code!r})"
+            try:
+                got = vocabulary_factor(tok, code)
+            except Exception as exc:  # a learner's function may fail in any way: report it, don't crash
+                return wrong(f"{shown} raised {type(exc).__name__}: {exc}",
+                             "the function gets one of the chapter's tokenizers and a language code such as 'swh'")
+            if (problem := returned(got, NUMBER, shown, "return one number, the factor")) is not None:
+                return problem
+            tokens, utf8, chars = _sizes(tok, code)
+            token_ratio, byte_ratio, char_ratio = tokens / english[0], utf8 / english[1], chars / english[2]
+            want = token_ratio / byte_ratio
+            if _close(got, want) or _close(got, _factor(tok, code, joined=True)):
+                found.setdefault(label, []).append(f"{language_name(code)} {want:.2f}")
+                continue
+            if code == "eng":
+                return wrong(f"{shown} = {got:.3f}", "English measured against itself: what should its factor be?")
+            if _close(got, token_ratio):
+                return wrong(f"{shown} = {got:.3f} is the whole token ratio",
+                             "part of that ratio is charged before any tokenizer runs (section 2): take it out")
+            if _close(got, 1 / want) or _close(got, byte_ratio / token_ratio):
+                return wrong(f"{shown} = {got:.3f}: the other way round",
+                             "a factor above 1 should mean the vocabulary serves the language worse than English")
+            if _close(got, token_ratio / char_ratio):
+                return wrong(f"{shown} = {got:.3f} divides by the ratio of characters",
+                             "which unit does a byte-level tokenizer start from?")
+            if _close(got, byte_ratio):
+                return wrong(f"{shown} = {got:.3f} depends on the text alone, not on the tokenizer",
+                             "the factor needs the tokens too")
+            return wrong(f"{shown} = {got:.3f} is not the factor",
+                         "measure all 30 articles (ARTICLES) of the language and of English with the same "
+                         "tokenizer; compare your token ratio with section 3's table and your byte ratio with section 2's")
+    shown = "; ".join(f"{label}: {', '.join(parts[1:])}" for label, parts in found.items())
+    return correct(f"right for {len(FACTOR_LANGUAGES)} languages with both tokenizers ({shown}).")
 
 
-def check_utf8_bytes(answer: object, text: str) -> Feedback:
-    """Exercise 13.2: bytes per character of ``text`` in UTF-8, to the nearest whole number."""
-    problem = expect_all((answer, INT, None), (text, STR, "text"))
-    if problem is not None:
+MIX = Kind("a dict from language codes to copies", lambda v: isinstance(v, Mapping),
+           '{"eng": 1, "tam": 2}', "start from dict(MIXES['balanced']) and change the numbers")
+MAX_COPIES = 100  # every copy is more text to train on: keep the checker quick
+
+
+def _held_out_ratios(mix: Mapping[str, int]) -> dict[str, float]:
+    costs = relative_costs({"mix": train_on_mix(mix)}, articles=HELDOUT_ARTICLES)
+    grouped = costs.groupby("language", sort=False)
+    return (grouped["tokens"].sum() / grouped["english_tokens"].sum()).to_dict()
+
+
+def check_mix(mix: Mapping[str, int]) -> Feedback:
+    """Exercise 13.2: a training mix whose costliest language, on the held-out articles, costs less than
+    the balanced mix's costliest (both relative to English, with the chapter's vocabulary size)."""
+    if (problem := expect(mix, MIX)) is not None:
         return problem
-    if not text:
-        return wrong("the text is empty.", "pass udhr['tam']['1']")
-    measured = len(text.encode("utf-8")) / len(text)
-    if round(measured) == answer:
-        return correct(f"{measured:.2f} bytes per character: three for each character from U+0800 to U+FFFF, "
-                       "one for each space or ASCII sign.")
-    if answer == 1:
-        return wrong("one byte per character is only ASCII's.", "which range of code points do Tamil letters fall in, "
-                     "and how many bytes does UTF-8 use for that range (chapter 07)?")
-    return wrong(f"{answer} is not it.", "UTF-8 uses 1 byte up to U+007F, 2 up to U+07FF, 3 up to U+FFFF, 4 above.")
+    unknown = [code for code in mix if code not in corpus.UDHR_LANGUAGES]
+    if unknown:
+        return wrong(f"{unknown[0]!r} is not one of the languages", f"codes: {', '.join(corpus.UDHR_LANGUAGES)}")
+    bad = [code for code, copies in mix.items() if not (isinstance(copies, int) and not isinstance(copies, bool))
+           or copies < 0]
+    if bad:
+        return wrong(f"mix[{bad[0]!r}] = {mix[bad[0]]!r}: copies are whole numbers, 0 or more", "for example 2")
+    total = sum(mix.values())
+    if total == 0:
+        return wrong("the mix holds no text", "give at least one language one copy")
+    if total > MAX_COPIES:
+        return wrong(f"{total} copies in all: more than {MAX_COPIES}", "a few copies of a few languages are enough")
+    mix = {code: copies for code, copies in mix.items() if copies}
+    baseline = _held_out_ratios(MIXES["balanced"])
+    ratios = _held_out_ratios(mix)
+    worst, base_worst = max(ratios, key=ratios.get), max(baseline, key=baseline.get)
+    if mix == MIXES["balanced"]:
+        return wrong(f"that is the balanced mix itself: {worst} costs {ratios[worst]:.2f}× English",
+                     "change how many copies some languages get")
+    if ratios[worst] < baseline[base_worst]:
+        return correct(f"the costliest language is now {worst} at {ratios[worst]:.2f}× English, against "
+                       f"{base_worst}'s {baseline[base_worst]:.2f}× with the balanced mix. Who paid for it? "
+                       f"Compare the other languages with the balanced mix's column.")
+    return wrong(f"the costliest language is {worst} at {ratios[worst]:.2f}× English; with the balanced mix it "
+                 f"is {base_worst} at {baseline[base_worst]:.2f}×",
+                 "the merges go to the pairs that are most frequent in the training bytes: whose bytes would "
+                 "need to be more frequent?")
