@@ -3,6 +3,7 @@ counted by tiktoken, and its plot against its data."""
 
 from __future__ import annotations
 
+import html
 from functools import lru_cache
 
 import pytest
@@ -127,3 +128,42 @@ def test_a_change_during_an_update_is_drawn_and_the_status_clears(monkeypatch):
     explorer.range.value = (0, 128)
     assert set(explorer.data["corpus"]) == {"python_code"}  # the latest choice is what is drawn
     assert seen_status[0].startswith("training and measuring") and explorer.status.value == ""
+
+
+def test_a_corpus_that_runs_out_of_merges_says_so(gpt2_tok):
+    """`languages` at min_frequency=5 learns a few hundred merges: the one point it can draw lies before
+    a range of 1024-5056, and the widget says why instead of drawing it without a word."""
+    from bpe_course.widgets.vocab_size import DEFAULT_CORPORA
+
+    assert DEFAULT_CORPORA[0] == "don_quixote" and "languages" in DEFAULT_CORPORA
+    train, _ = corpus.train_heldout("languages")
+    learned = len(train_bpe(train, 256 + 8192, min_frequency=5)[1])  # trained apart from the widget
+    assert learned < 1024
+    explorer = VocabSizeExplorer(corpora=("python_docs", "languages"), max_merges=8192, n_points=4,
+                                 min_frequency=5, value="languages")
+    explorer.show(merges=(1024, 5056))
+    trained = explorer.data[explorer.data["tokenizer"] == "trained"]
+    assert list(trained["merges"]) == [learned] and list(trained["vocab_size"]) == [256 + learned]
+    assert explorer.learned == learned
+    note = explorer.note.value
+    assert f"after {learned:,} merges" in note and "at least 5 times" in note and "before this range starts" in note
+    assert f"vocabulary {256 + learned:,}" in note
+    assert explorer.figure.texts[0].get_text().endswith(f"(it learned only {learned:,})")  # the suptitle
+    explorer.show(corpus="python_docs", merges=(0, 256))  # enough merges: the note goes away
+    assert explorer.note.value == "" and explorer.shortfall == ""
+    # the end of the range beyond what was learned, the start within it
+    explorer.show(corpus="languages", merges=(0, 5056))
+    assert "short of the range's end (5,056 merges)" in explorer.shortfall and explorer.shortfall in html.unescape(explorer.note.value)
+
+
+def test_handed_over_tokenizers_are_used_not_retrained(monkeypatch):
+    import bpe_course.widgets.vocab_size as module
+
+    train, _ = corpus.train_heldout("python_code")
+    from bpe_course import Tokenizer
+    tok = Tokenizer(*train_bpe(train, 256 + 64))
+    monkeypatch.setattr(module, "trained_tokenizer", lambda *a: pytest.fail("trained again"))
+    explorer = VocabSizeExplorer(corpora=("python_code",), max_merges=64, n_points=3, trained={"python_code": tok})
+    assert explorer.learned == 64 and list(explorer.data["merges"]) == merge_counts(0, 64, 3)
+    with pytest.raises(ValueError, match="not one of the corpora"):
+        VocabSizeExplorer(corpora=("python_code",), value="nope", trained={"python_code": tok})

@@ -10,6 +10,7 @@ training with ``k`` merges would give.
 
 from __future__ import annotations
 
+import html
 import io
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
@@ -21,9 +22,12 @@ from matplotlib.figure import Figure
 from .. import corpus
 from ..tokenizer import Tokenizer
 from ..train import train_bpe
+from .measures import text_measures, vocab_size
 
-DEFAULT_CORPORA = ("python_docs", "python_code", "languages")
+# the chapter's own corpus first, then the others it measures
+DEFAULT_CORPORA = ("don_quixote", "python_docs", "python_code", "languages")
 MAX_MERGES = 8192
+# The numbers' meanings are bpe_course.widgets.measures' (vocab_size: largest id + 1).
 COLUMNS = ["corpus", "tokenizer", "merges", "vocab_size", "tokens", "words", "tokens_per_word", "bytes_per_token"]
 
 
@@ -50,10 +54,8 @@ def merge_counts(lo: int, hi: int, n_points: int = 10) -> list[int]:
 
 
 def measure(tok: Tokenizer, text: str) -> dict[str, float]:
-    """Tokens, words (whitespace-separated), tokens per word and UTF-8 bytes per token of ``text``."""
-    tokens, words = len(tok.encode_ordinary(text)), len(text.split())
-    return {"tokens": tokens, "words": words, "tokens_per_word": tokens / max(words, 1),
-            "bytes_per_token": len(text.encode("utf-8")) / max(tokens, 1)}
+    """:func:`~bpe_course.widgets.measures.text_measures` of ``text`` encoded by ``tok`` (special-token text as text)."""
+    return text_measures(len(tok.encode_ordinary(text)), text)
 
 
 def curve(tok: Tokenizer, heldout: str, merges: Iterable[int], name: str = "") -> pd.DataFrame:
@@ -62,7 +64,7 @@ def curve(tok: Tokenizer, heldout: str, merges: Iterable[int], name: str = "") -
     for k in merges:
         k = min(k, len(tok.merges))  # subtle: training can stop early, when no pair is left
         small = tok.truncated(k)
-        rows.append({"corpus": name, "tokenizer": "trained", "merges": k, "vocab_size": 256 + k,
+        rows.append({"corpus": name, "tokenizer": "trained", "merges": k, "vocab_size": vocab_size(small.vocab),
                      **measure(small, heldout)})
     return pd.DataFrame(rows, columns=COLUMNS).drop_duplicates("merges", ignore_index=True)
 
@@ -70,12 +72,36 @@ def curve(tok: Tokenizer, heldout: str, merges: Iterable[int], name: str = "") -
 def reference_rows(heldout: str, references: Mapping[str, Tokenizer], name: str = "") -> pd.DataFrame:
     """The same numbers for ready-made tokenizers (GPT-2, GPT-4), at their vocabulary sizes.
 
-    subtle: ``vocab_size`` is largest id + 1, the rows an embedding matrix needs; cl100k has
+    subtle: ``vocab_size`` is the largest id plus one, the rows an embedding matrix needs; cl100k has
     unused ids, so this is more than ``len(vocab)``.
     """
-    rows = [{"corpus": name, "tokenizer": label, "merges": len(tok.merges), "vocab_size": max(tok.vocab) + 1,
+    rows = [{"corpus": name, "tokenizer": label, "merges": len(tok.merges), "vocab_size": vocab_size(tok.vocab),
              **measure(tok, heldout)} for label, tok in references.items()]
     return pd.DataFrame(rows, columns=COLUMNS)
+
+
+def shortfall_note(source: str, learned: int, lo: int, hi: int, min_frequency: int) -> str:
+    """What to say when a corpus learned fewer merges than the range asks for ("" when it has enough).
+
+    >>> shortfall_note("languages", 521, 1024, 5056, 5)  # doctest: +NORMALIZE_WHITESPACE
+    'languages has no pair seen at least 5 times after 521 merges, so its curve stops there (vocabulary 777),
+     before this range starts: it shows one point, outside the range.'
+    >>> shortfall_note("python_docs", 8192, 0, 8192, 1)
+    ''
+    """
+    if learned >= hi:
+        return ""
+    rule = f"no pair seen at least {min_frequency} times" if min_frequency > 1 else "no pair left to merge"
+    where = ("before this range starts: it shows one point, outside the range" if learned < lo
+             else f"short of the range's end ({hi:,} merges)")
+    return (f"{source} has {rule} after {learned:,} merges, so its curve stops there "
+            f"(vocabulary {256 + learned:,}), {where}.")
+
+
+def corpus_tokenizer(source: str, hi: int = MAX_MERGES, max_merges: int = MAX_MERGES,
+                     trained: Mapping[str, Tokenizer] | None = None, min_frequency: int = 1) -> Tokenizer:
+    """The tokenizer a corpus's curve is cut from: ``trained[source]`` if given, else trained (cached)."""
+    return (trained or {}).get(source) or trained_tokenizer(source, max(max_merges, hi), min_frequency)
 
 
 def vocab_size_data(sources: Sequence[str], lo: int = 0, hi: int = MAX_MERGES, n_points: int = 10,
@@ -88,7 +114,7 @@ def vocab_size_data(sources: Sequence[str], lo: int = 0, hi: int = MAX_MERGES, n
     frames = []
     for source in sources:
         _, heldout = corpus.train_heldout(source)
-        tok = (trained or {}).get(source) or trained_tokenizer(source, max(max_merges, hi), min_frequency)
+        tok = corpus_tokenizer(source, hi, max_merges, trained, min_frequency)
         frames.append(curve(tok, heldout, merge_counts(lo, hi, n_points), source))
         if references:
             frames.append(_cached_references(source, references))
@@ -141,31 +167,48 @@ def figure_png(fig: Figure, dpi: int = 80) -> bytes:
     return buffer.getvalue()
 
 
+def explorer_title(source: str, lo: int, hi: int, learned: int) -> str:
+    """The explorer's plot title; it says so when the corpus learned fewer merges than the range's end.
+
+    >>> explorer_title("languages", 1024, 5056, 521)
+    'languages: 1024–5056 merges, held-out text (it learned only 521)'
+    """
+    return f"{source}: {lo}–{hi} merges, held-out text" + (f" (it learned only {learned:,})" if learned < hi else "")
+
+
 class VocabSizeExplorer:
     """Choose a corpus and a range of merge counts; the plot and ``.data`` follow.
 
     Parts: ``.corpus`` (Dropdown, CSS ``bpe-corpus-choice``), ``.range`` (IntRangeSlider of merge
     counts, ``bpe-range``), ``.status`` (a Label that says when it is working, ``bpe-vocab-status``),
-    ``.image`` (the plot as PNG, ``bpe-vocab-plot``), ``.data`` (the plotted numbers, a DataFrame),
-    ``.figure``, ``.box``. A change made while an update runs is drawn right after it: the plot
-    always ends on the last choice.
+    ``.note`` (HTML, ``bpe-vocab-note``: says when the corpus ran out of merges before the range's end,
+    else empty; the same sentence is ``.shortfall``), ``.image`` (the plot as PNG, ``bpe-vocab-plot``),
+    ``.data`` (the plotted numbers, a DataFrame), ``.learned`` (the merges the chosen corpus's tokenizer
+    has), ``.figure``, ``.box``. A change made while an update runs is drawn right after it: the plot
+    always ends on the last choice. ``trained`` (``{corpus: Tokenizer}``) hands over tokenizers already
+    trained (for ``max_merges``, at ``min_frequency``), so they are not trained again.
     """
 
     def __init__(self, corpora: Sequence[str] = DEFAULT_CORPORA, max_merges: int = MAX_MERGES,
                  references: Mapping[str, Tokenizer] | None = None, n_points: int = 10,
-                 min_frequency: int = 1) -> None:
+                 min_frequency: int = 1, *, value: str | None = None,
+                 trained: Mapping[str, Tokenizer] | None = None) -> None:
         self.max_merges, self.references, self.n_points = max_merges, references, n_points
-        self.min_frequency = min_frequency
-        self.corpus = widgets.Dropdown(options=list(corpora), description="corpus").add_class("bpe-corpus-choice")
+        self.min_frequency, self.trained = min_frequency, dict(trained or {})
+        if value is not None and value not in corpora:
+            raise ValueError(f"value {value!r} is not one of the corpora {list(corpora)}")
+        self.corpus = widgets.Dropdown(options=list(corpora), value=value or corpora[0],
+                                       description="corpus").add_class("bpe-corpus-choice")
         self.range = widgets.IntRangeSlider(value=(0, max_merges), min=0, max=max_merges, step=16,
                                             description="merges", continuous_update=False,
                                             layout=widgets.Layout(width="500px")).add_class("bpe-range")
         self.image = widgets.Image(format="png").add_class("bpe-vocab-plot")
         self.status = widgets.Label("").add_class("bpe-vocab-status")
+        self.note = widgets.HTML("").add_class("bpe-vocab-note")
         self._holding = False
         self.corpus.observe(lambda _: self.update(), names="value")
         self.range.observe(lambda _: self.update(), names="value")
-        self.box = widgets.VBox([widgets.HBox([self.corpus, self.range, self.status]), self.image])
+        self.box = widgets.VBox([widgets.HBox([self.corpus, self.range, self.status]), self.note, self.image])
         self.update()
 
     def show(self, corpus: str | None = None, merges: tuple[int, int] | None = None) -> None:
@@ -189,9 +232,13 @@ class VocabSizeExplorer:
         self.status.value = f"training and measuring {source}…"
         try:
             self.data = vocab_size_data([source], lo, hi, self.n_points, self.references, self.max_merges,
-                                        min_frequency=self.min_frequency)
-            self.figure = plot_vocab_size(self.data, f"{source}: {lo}–{hi} merges, held-out text")
+                                        trained=self.trained, min_frequency=self.min_frequency)
+            self.learned = len(corpus_tokenizer(source, hi, self.max_merges, self.trained, self.min_frequency).merges)
+            self.shortfall = shortfall_note(source, self.learned, lo, hi, self.min_frequency)
+            self.figure = plot_vocab_size(self.data, explorer_title(source, lo, hi, self.learned))
             self.image.value = figure_png(self.figure)
+            self.note.value = (f'<span style="color:#8a4b00">⚠ {html.escape(self.shortfall)}</span>'
+                               if self.shortfall else "")
         finally:
             self.status.value = ""
         if (self.corpus.value, self.range.value) != chosen:  # subtle: changed while we drew: draw the latest

@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import base64
 import hashlib
-from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator, expect
 
 from bpe_course import cl100k, gpt2
-from bpe_course.widgets.vocab_size import figure_png, plot_vocab_size, vocab_size_data
+from bpe_course.widgets.vocab_size import (corpus_tokenizer, explorer_title, figure_png, plot_vocab_size,
+                                           shortfall_note, vocab_size_data)
 
 from .lab_page import ARTIFACTS, eventually, notebook_constants
 
@@ -23,10 +23,10 @@ pytestmark = pytest.mark.browser
 
 NOTEBOOK = "06_vocabulary_size.ipynb"
 N_POINTS = 10  # the explorer's default
-# The moves below and the (corpus, lo, hi) each one leads to. The chapter leaves the explorer
-# at python_code, 0-1024 merges; the slider's step is 16 merges.
-STATES = {"after Run All": ("python_code", 0, 1024), "dropdown": ("languages", 0, 1024),
-          "range slider": ("languages", 0, 960), "second dropdown": ("python_docs", 0, 960)}
+# "after Run All" is where the chapter's own cell leaves the explorer, read from the page; then each move,
+# as (corpus, change of the range's start, change of its end): 4 key presses move the upper handle 4 steps of 16.
+STATES = {"dropdown": ("languages", 0, 0), "range slider": ("languages", 0, -64),
+          "second dropdown": ("python_docs", 0, -64)}
 
 READ_IMAGE = """async img => {
     const bytes = new Uint8Array(await (await fetch(img.src)).arrayBuffer());
@@ -36,16 +36,15 @@ READ_IMAGE = """async img => {
 }"""
 
 
-def expected_pngs() -> dict[str, bytes]:
-    """The plot for every state, drawn with the package exactly as the explorer draws it."""
+def expected(source: str, lo: int, hi: int) -> tuple[bytes, str]:
+    """The plot (PNG) and the note for one state, made with the package exactly as the explorer makes them."""
     constants = notebook_constants(NOTEBOOK)
     references = {"GPT-2": gpt2(), "GPT-4 (cl100k)": cl100k()}  # the chapter's `references`
-    pngs = {}
-    for move, (source, lo, hi) in STATES.items():
-        data = vocab_size_data([source], lo, hi, N_POINTS, references, constants["MAX_MERGES"],
-                               min_frequency=constants["MIN_FREQUENCY"])
-        pngs[move] = figure_png(plot_vocab_size(data, f"{source}: {lo}–{hi} merges, held-out text"))
-    return pngs
+    data = vocab_size_data([source], lo, hi, N_POINTS, references, constants["MAX_MERGES"],
+                           min_frequency=constants["MIN_FREQUENCY"])
+    learned = len(corpus_tokenizer(source, hi, constants["MAX_MERGES"], min_frequency=constants["MIN_FREQUENCY"]).merges)
+    png = figure_png(plot_vocab_size(data, explorer_title(source, lo, hi, learned)))
+    return png, shortfall_note(source, learned, lo, hi, constants["MIN_FREQUENCY"])
 
 
 def expect_plot(image: Locator, expected: bytes, move: str) -> None:
@@ -77,11 +76,8 @@ def expect_plot(image: Locator, expected: bytes, move: str) -> None:
 
 
 def test_vocab_size_explorer_redraws(open_notebook):
-    with ThreadPoolExecutor(1) as pool:
-        drawing = pool.submit(expected_pngs)  # while the browser runs the notebook
-        nb = open_notebook(NOTEBOOK)
-        nb.run_all()
-        pngs = drawing.result()
+    nb = open_notebook(NOTEBOOK)
+    nb.run_all()
     expect(nb.widget("bpe-vocab-plot")).to_have_count(1)
     image = nb.widget("bpe-vocab-plot")
     box = image.locator("..")
@@ -89,15 +85,23 @@ def test_vocab_size_explorer_redraws(open_notebook):
     merges = nb.widget("bpe-range")
     status = nb.widget("bpe-vocab-status")
 
-    expect(choice).to_have_value("python_code")
-    expect(merges.locator(".widget-readout")).to_have_text("0 – 1024")
+    note = nb.widget("bpe-vocab-note")
+    first = choice.input_value()
+    lo, hi = (int(x) for x in merges.locator(".widget-readout").inner_text().split("–"))
+    states = {"after Run All": (first, lo, hi),
+              **{move: (source, lo + a, hi + b) for move, (source, a, b) in STATES.items()}}
+    drawn = {move: expected(*state) for move, state in states.items()}
+    pngs = {move: png for move, (png, _) in drawn.items()}
+    notes = {move: note_text for move, (_, note_text) in drawn.items()}
     expect_plot(image, pngs["after Run All"], "after Run All")
+    expect(note).to_have_text(f"⚠ {notes['after Run All']}" if notes["after Run All"] else "")
 
     choice.select_option("languages")
     expect_plot(image, pngs["dropdown"], "dropdown")
+    expect(note).to_have_text(f"⚠ {notes['dropdown']}" if notes["dropdown"] else "")
 
-    nb.set_slider_by_keys(merges, "ArrowLeft", 4, handle=1)  # the upper handle: 1024 -> 960
-    expect(merges.locator(".widget-readout")).to_have_text("0 – 960")
+    nb.set_slider_by_keys(merges, "ArrowLeft", 4, handle=1)  # the upper handle, 4 steps of 16 down
+    expect(merges.locator(".widget-readout")).to_have_text(f"{lo} – {hi - 64}")
     expect_plot(image, pngs["range slider"], "range slider")
 
     choice.select_option("python_docs")
