@@ -95,10 +95,11 @@ def test_gpt2_pieces():
     right = regex.findall(GPT2_PATTERN, text)
     assert ch08.check_gpt2_pieces(text, right).ok
     apostrophe = ch08.check_gpt2_pieces(text, [" ", " Don't", "   ", "STOP", "'s", "!"])
-    assert not apostrophe.ok and "piece 1 should be ' Don'" in apostrophe.message
+    assert not apostrophe.ok and "up to piece 1, \" Don't\"" in apostrophe.message
+    assert "' Don'," not in apostrophe.message  # the right piece is not given away
     assert "apostrophe" in apostrophe.hint
     spaces = ch08.check_gpt2_pieces(text, [" ", " Don", "'t", "   ", "STOP", "'s", "!"])
-    assert not spaces.ok and "piece 3 should be '  '" in spaces.message and "last space" in spaces.hint
+    assert not spaces.ok and "up to piece 3, '   '" in spaces.message and "last space" in spaces.hint
     upper = ch08.check_gpt2_pieces("IT'S", ["IT", "'S"])
     assert not upper.ok and "lower case only" in upper.hint
     lost = ch08.check_gpt2_pieces(text, ["Don't", "STOP's!"])
@@ -132,10 +133,11 @@ def test_merge_rank(gpt2_tok):
     assert right.ok and f"id 256 + {rank}" in right.message
     as_id = ch09.check_merge_rank(pair, 256 + rank)
     assert not as_id.ok and "id of the merged token" in as_id.message
+    assert str(rank) not in as_id.hint and "256 +" not in as_id.hint  # points, does not compute the answer
     as_line = ch09.check_merge_rank(pair, rank + 2)
     assert not as_line.ok and "line number" in as_line.message
     other = ch09.check_merge_rank(pair, 5)
-    assert not other.ok and "merges.index" in other.hint
+    assert not other.ok and "position" in other.hint and "merges.index" not in other.hint
     assert "not one of GPT-2's merges" in ch09.check_merge_rank((b"x", b"yz!"), 3).message
 
 

@@ -43,8 +43,8 @@ def check_parse_merge(parse: Callable[[str], tuple[bytes, bytes]]) -> Feedback:
             continue
         message = f"the line {line!r} should give {expected!r}, your function gave {short(got)}."
         if isinstance(got, tuple) and got and all(isinstance(part, str) for part in got):
-            hint = ("those are still strings in GPT-2's printable alphabet; turn each character back into its byte "
-                    "with the inverse of bytes_to_unicode.")
+            hint = ("those are still strings in GPT-2's printable alphabet, where each character stands for one "
+                    "byte (chapter 07's table, read the other way).")
         elif isinstance(got, tuple) and len(got) != 2:
             hint = "a merge line is exactly two tokens separated by one space: line.split(' ') gives both."
         elif isinstance(got, tuple) and all(isinstance(part, bytes) for part in got):
@@ -76,10 +76,11 @@ def check_merge_rank(pair: tuple[bytes, bytes], answer: int | None) -> Feedback:
     if answer == rank:
         return correct(f"the merge {written!r} has rank {rank}, so the token it makes has id 256 + {rank} = "
                               f"{256 + rank}.")
-    hint = "search the list of merges for the pair: merges.index(pair) (and the header line is not a merge)."
+    hint = ("the rank is the pair's 0-based position among the merges you parsed from vocab.bpe "
+            "(the '#version' line is not a merge).")
     if answer == 256 + rank:
         return wrong(f"{answer} is the id of the merged token; the rank is the position in the merge list.",
-                        "id = 256 + rank, because ids 0-255 are the single bytes.")
+                     "section 4 compares the two: which ids are taken before the first merge's token?")
     if answer in (rank + 1, rank + 2):
         return wrong(f"{answer} is a line number of vocab.bpe, not a rank: ranks start at 0 and the "
                                "'#version' line is not a merge.", hint)
