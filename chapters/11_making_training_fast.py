@@ -15,8 +15,8 @@
 # 4. **parallel pre-tokenization**: cut the text at safe places and pre-tokenize the pieces in
 #    several processes.
 #
-# After the race, for text with many distinct words, rung 5 changes the queue of rung 3 into one
-# that suits them: **a bucket queue**.
+# An optional appendix (91) goes further: many machines, and a fifth rung for text with many
+# distinct words.
 #
 # Every rung must learn **exactly the same merges** as `bpe_course.train_bpe(..., method="naive")`,
 # ties included; we check each one. Then we time them all against corpus size on a log-log plot,
@@ -34,7 +34,6 @@ SIZES = [6_250, 12_500, 25_000, 50_000, 100_000, 200_000, 400_000]  # corpus siz
 MAX_SIZE = {"1 naive": 25_000, "2 unique words": 50_000}  # the slow rungs stop early
 
 # %%
-import gc
 import heapq
 import json
 import math
@@ -53,7 +52,6 @@ from tokenizers import models, pre_tokenizers, trainers
 from bpe_course import corpus, train_bpe
 from bpe_course.bytelevel import str_to_token, token_to_str
 from bpe_course.pretokenize import GPT2_PATTERN, pretokenize, safe_cut
-from bpe_course.fast.merge import QUEUE_FLOOR
 from bpe_course.fast.parallel import PARALLEL_MIN_CHARS
 
 PATTERN = GPT2_PATTERN  # train_bpe's default pre-tokenization, and the one HF's ByteLevel uses
@@ -144,7 +142,7 @@ def pretoken_stats(text: str, sizes: list[int]) -> pd.DataFrame:
 stats = pretoken_stats(text, SIZES)
 stats
 
-# %%
+# %% [hide-input]
 growth = stats["distinct"].iloc[-1] / stats["distinct"].iloc[0]
 text_growth = stats.index[-1] / stats.index[0]
 display(Markdown(f"From {stats.index[0]:,} to {stats.index[-1]:,} characters the text grows "
@@ -464,12 +462,15 @@ def fitted_slopes(seconds: pd.DataFrame) -> pd.Series:
 
 
 slopes = fitted_slopes(seconds)
+slopes.round(2).to_frame()
+
+# %% [hide-input]
+# NBVAL_IGNORE_OUTPUT
 largest = seconds.index.max()
 at_largest = seconds.loc[largest].dropna()
 fastest_ours = at_largest[["3 incremental", "4 parallel"]].idxmin()
 both_small = seconds.index[seconds[["1 naive", "3 incremental"]].notna().all(axis=1)]
 speedup = (seconds["1 naive"] / seconds["3 incremental"]).loc[both_small].max() if len(both_small) else math.nan
-display(slopes.round(2).to_frame())
 display(Markdown(
     f"* Rung 1's time grows like size^{slopes['1 naive']:.2f} and rung 2's like size^{slopes['2 unique words']:.2f}"
     + (": more slowly, as distinct words grow more slowly than the text.\n"
@@ -546,206 +547,14 @@ else:
 # to compare the rest, compare sets, or the tokens each one produces.
 
 # %% [markdown]
-# ## Past one machine: counts add up
+# ## Further: training at scale
 #
-# Rung 4 parallelised the counting and nothing else, and for a good reason. Counting is the only
-# step that reads all the text, and counts **add**: the counts of two halves, summed, are the counts
-# of the whole (a *monoid*: adding is associative, and the empty count changes nothing). So any
-# number of workers, on any number of machines, can each count a part. The merge loop is the
-# opposite: merge *k* depends on every merge before it, so it runs once, in one place, on the sum.
-# `train_counts` is the half of `train_bpe` that starts from counts:
-
-# %%
-from bpe_course import count_pretokens
-from bpe_course.train import train, train_counts
-
-halves = [text[: len(text) // 2], text[len(text) // 2:]]
-summed = count_pretokens(halves[0]) + count_pretokens(halves[1])
-assert summed == count_pretokens(halves)  # two documents: no pre-token crosses from one to the other
-assert train_counts(summed, 256 + 500) == train(halves, 256 + 500)
-print(f"{len(summed):,} distinct pre-tokens from two halves counted apart; merges learned from the sum == train")
-
-# %% [markdown]
-# With many files and many machines, an existing engine does the sharing out. `bpe_course.scale`
-# uses **Dask**: each file is counted on a worker of a cluster (started here on this machine; the
-# same code runs on a real cluster given its scheduler's address), the counts are folded into one,
-# and the merges are learned here:
-
-# %%
-import tempfile
-from pathlib import Path
-
-from bpe_course.scale import count_with_dask
-
-shard_texts = [halves[0], halves[1], corpus.load("python_code")]
-shard_folder = Path(tempfile.mkdtemp())
-shards = []
-for k, shard in enumerate(shard_texts):
-    shards.append(shard_folder / f"shard{k}.txt")
-    shards[-1].write_text(shard, encoding="utf-8")
-dask_counts = count_with_dask(shards, processes=False)
-assert dask_counts == count_pretokens(shard_texts)
-print(f"{len(shards)} files counted by Dask: {sum(dask_counts.values()):,} pre-tokens, "
-      f"{len(dask_counts):,} distinct; equal to counting them here")
-
-# %% [markdown]
-# On this machine, how does the time split between the two halves of training? Counting gets
-# faster with workers and machines; the merge loop does not. (Timings vary from run to run.)
-
-# %%
-# NBVAL_IGNORE_OUTPUT
-novel = corpus.load("don_quixote")
-started = time.perf_counter()
-counts_here = count_pretokens(novel)
-counting = time.perf_counter() - started
-started = time.perf_counter()
-train_counts(counts_here, 256 + 8000)
-merging = time.perf_counter() - started
-print(f"don_quixote, {len(novel):,} characters: counting {counting:.2f} s; learning 8,000 merges from its "
-      f"{len(counts_here):,} distinct pre-tokens: {merging:.2f} s")
-
-# %% [markdown]
-# ## Rung 5: a queue for varied text
-#
-# A novel has about twice as many distinct words per megabyte as documentation, and that is what
-# the merge loop feels. Every merge makes a new token, and every distinct neighbour of that token
-# in every word makes a new pair that must go in the queue. Most of those pairs are rare: they
-# occur once or twice, and training stops long before their turn comes. Rung 3 pays a heap push,
-# about log₂(size of the heap) comparisons, for each of them.
-#
-# Two facts allow a cheaper queue. A new pair occurs at most as often as the pair just merged (it
-# contains the new token), and an old pair's count only goes down; so the count of the best pair
-# **never goes up** from one merge to the next. A **bucket queue** uses that: one plain list of
-# pairs per count, and only the list of the count being merged now (the *level*) is made a heap,
-# once, when the level comes down to it. A pair whose count is below the level is appended to its
-# list, which costs the same however long the queue is. Stale entries are skipped as in rung 3.
-
-# %%
-def learn_bucketed(word_counts: Counter, n_merges: int) -> tuple[list, int, int]:
-    """Rung 3 with a bucket queue; also how many entries went through a heap push and how many were appended."""
-    words, freqs, counts, where = index_words(word_counts)
-    buckets = defaultdict(list)  # count -> pairs with that count; only buckets[level] is a heap
-    for pair, count in counts.items():
-        buckets[count].append(Greatest(pair))
-    levels = [-count for count in buckets]  # the counts that have a list, highest first (a heap)
-    heapq.heapify(levels)
-    level, merges, pushed, appended = None, [], 0, 0
-    while len(merges) < n_merges:
-        if level is None or not buckets[level]:  # this count is done: come down to the next one
-            buckets.pop(level, None)
-            if not levels:
-                break
-            level = -heapq.heappop(levels)
-            heapq.heapify(buckets[level])
-            continue
-        pair = heapq.heappop(buckets[level]).pair
-        if counts[pair] != level:
-            continue  # stale, as in rung 3
-        merges.append(pair)
-        for p in merge_in_words(pair, words, freqs, counts, where):
-            count = counts[p]
-            if count == level:
-                heapq.heappush(buckets[level], Greatest(p))
-                pushed += 1
-            elif count > 0:  # below the level: never above it
-                if not buckets[count]:
-                    heapq.heappush(levels, -count)
-                buckets[count].append(Greatest(p))
-                appended += 1
-    return merges, pushed, appended
-
-
-merges5 = learn_bucketed(count_words(check_text), N_MERGES)[0]
-print("rung 5 merges == naive:", merges5 == reference)
-
-# %% [markdown]
-# Now on varied text: the first characters of *Don Quixote* (English translation, public domain,
-# one of the built-in corpora), rungs 3 and 5 learning the same merges. We count what each put in
-# its queue:
-
-# %%
-NOVEL_CHARS, NOVEL_MERGES = 200_000, 1_000
-novel_words = count_words(corpus.load("don_quixote")[:NOVEL_CHARS])
-
-
-started = time.perf_counter()
-merges3_novel, _, pushes3 = learn_incremental(novel_words, NOVEL_MERGES)
-rung3_seconds = time.perf_counter() - started
-started = time.perf_counter()
-merges5_novel, pushed5, appended5 = learn_bucketed(novel_words, NOVEL_MERGES)
-rung5_seconds = time.perf_counter() - started
-assert merges5_novel == merges3_novel
-
-# %% [hide-input]
-display(Markdown(
-    f"* {len(novel_words):,} distinct pre-tokens in {NOVEL_CHARS:,} characters; {NOVEL_MERGES:,} merges, "
-    "the same from both rungs.\n"
-    f"* Rung 3 made {pushes3:,} heap pushes. Rung 5 made {pushed5:,} heap pushes and appended "
-    f"{appended5:,} entries to plain lists: {appended5 / (pushed5 + appended5):.1%} of its queue traffic "
-    "never touched a heap."))
-
-# %%
-# NBVAL_IGNORE_OUTPUT
-print(f"rung 3: {rung3_seconds:.2f} s; rung 5: {rung5_seconds:.2f} s (this machine, this run)")
-
-# %% [markdown]
-# The merges are the same and the word updates are the same; what differs in the two times above is
-# the queue alone. The package's trainer (where a word is a string and a merge is one
-# `str.replace`) uses the same idea: its `PairQueue` (`bpe_course/fast/merge.py`) is this bucket
-# queue with two more savings: it pushes nothing when an old pair's count goes down (a stale entry is moved to the list
-# of its true count when it is popped), and a pair's place in the order is one string compared in
-# C rather than a Python `__lt__`. The repository's benchmark (`python -m benchmarks`) measures the
-# package's trainer against Hugging Face's on both kinds of text; `docs/benchmarks.md` has the
-# figures.
-
-# %% [markdown]
-# ### A cost that is Python's, not BPE's
-#
-# CPython frees an object as soon as nothing refers to it any more. On top of that it runs a
-# *cycle collector*: after every few hundred new containers (lists, dicts, objects of our own
-# classes) it goes through the containers still alive, looking for groups that refer only to each
-# other. The index `where` of rungs 3 and 5 is thousands of lists that live for the whole run, so
-# every pass of the collector goes through all of them; and learning never makes a cycle, so the
-# passes never find anything. `gc.disable()` pauses the collector (`gc.enable()` restarts it).
-# Rung 5 again on the same novel, with the collector running and then paused, counting its passes
-# (`gc.get_stats()` counts them for each of its three generations: young objects are gone through
-# often, those that survived a few passes seldom):
-
-# %%
-# NBVAL_IGNORE_OUTPUT
-def collector_passes() -> list[int]:
-    return [generation["collections"] for generation in gc.get_stats()]
-
-
-def rung5_timed(paused: bool) -> tuple[float, list[int]]:
-    """Seconds for rung 5 on the novel, and the collector's passes over each generation meanwhile."""
-    before = collector_passes()
-    if paused:
-        gc.disable()
-    try:
-        started = time.perf_counter()
-        learn_bucketed(novel_words, NOVEL_MERGES)
-        return time.perf_counter() - started, [n - m for n, m in zip(collector_passes(), before)]
-    finally:
-        gc.enable()
-
-
-running, paused = rung5_timed(False), rung5_timed(True)
-print(f"collector running: {running[0]:.2f} s, passes over generations 0, 1, 2: {running[1]}\n"
-      f"collector paused:  {paused[0]:.2f} s, passes: {paused[1]} (this machine, this run)")
-
-# %% [markdown]
-# The package's trainer pauses the collector while it learns, and restores it however learning
-# ends (`bpe_course/fast/merge.py`). It also saves on the rare pairs of the section above: a pair
-# seen fewer than a few times is not even appended to a list. It waits outside the queue, counted
-# but unqueued, until the level comes down to it; then one pass over the counts queues the pairs
-# just below the threshold, and the threshold halves. Pairs seen once or twice are queued only if
-# training gets that far.
-
-# %% [hide-input]
-display(Markdown(f"In the package that threshold is `QUEUE_FLOOR` = {QUEUE_FLOOR}: when the level reaches it, "
-                 f"the pairs seen {QUEUE_FLOOR // 2} to {QUEUE_FLOOR - 1} times are queued and the threshold "
-                 f"halves, and so on down to pairs seen once."))
+# This is where the core of the chapter ends. The optional
+# [appendix 91, training at scale](91_appendix_training_at_scale.ipynb) goes on for readers who want
+# more: why counting can be shared out to many machines while the merge loop cannot (with Dask), a
+# fifth rung whose *bucket queue* suits text with many distinct words, a cost that belongs to
+# Python's cycle collector rather than to BPE, and how the package keeps the rarest pairs out of its
+# queue.
 
 # %% [markdown]
 # ## Recap
@@ -758,12 +567,7 @@ display(Markdown(f"In the package that threshold is `QUEUE_FLOOR` = {QUEUE_FLOOR
 # * Every rung learned exactly the merges of `train_bpe(..., method="naive")`, tie for tie.
 # * Timing against corpus size on a log-log plot turns "how does it scale" into a slope.
 # * HF `tokenizers` breaks ties differently, so its merges agree with ours only up to the first tie.
-# * Counts add up, so counting can be shared out to any number of machines (`bpe_course.scale`
-#   with Dask); the merge loop runs once, on the sum (`train_counts`).
-# * On varied text the queue carries many rare pairs. The best count never goes up, so a bucket
-#   queue (rung 5) appends most of them to plain lists and keeps only the current count in a heap.
-# * Python's cycle collector goes through every long-lived list again and again; learning makes no
-#   cycles, so pausing it while learning costs nothing and saves its passes.
+# * More, for training at scale: [appendix 91](91_appendix_training_at_scale.ipynb).
 #
 # ## Exercises
 

@@ -1,0 +1,372 @@
+# %% [markdown]
+# # 91 · Appendix: training at scale
+#
+# [← 11 Making training fast](11_making_training_fast.ipynb) · [00 Start here](00_start_here.ipynb)
+#
+# Chapter 11 built four faster trainers and raced them. This optional appendix is for readers who
+# want to go further, towards many machines and towards text with many distinct words:
+#
+# * **counts add up**, so counting can be shared out to any number of machines (with Dask), while
+#   the merge loop runs once, on the sum;
+# * **rung 5**, a *bucket queue* that suits varied text better than rung 3's heap;
+# * a cost that is **Python's, not BPE's**: the cycle collector;
+# * the package's **queue floor**, which keeps the rarest pairs out of the queue until they are needed.
+#
+# It leans on chapter 11's rung 3 throughout: read that first.
+
+# %%
+import gc
+import heapq
+import tempfile
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+
+import pandas as pd
+from IPython.display import Markdown, display
+
+from bpe_course import corpus, count_pretokens, train_bpe
+from bpe_course.fast.merge import QUEUE_FLOOR
+from bpe_course.pretokenize import GPT2_PATTERN, pretokenize
+from bpe_course.scale import count_with_dask
+from bpe_course.train import train, train_counts
+
+CORPUS = "python_docs"  # or the path of your own UTF-8 text file
+N_MERGES = 200  # merges learned when rung 5 is checked against the reference
+CHECK_SIZE = 12_500  # characters used for that check
+PATTERN = GPT2_PATTERN
+text = corpus.load_text(CORPUS)
+check_text = text[:CHECK_SIZE]
+reference = train_bpe(check_text, 256 + N_MERGES, method="naive")[1]
+print(f"{CORPUS if CORPUS in corpus.names() else 'your text'}: {len(text):,} characters; "
+      f"the reference learned {len(reference)} merges from the first {len(check_text):,}")
+
+# %% [markdown]
+# The next cell repeats chapter 11's rung 3 (`count_words`, `Greatest`, `index_words`,
+# `merge_in_words`, `learn_incremental`) so that this appendix runs on its own. Its code is folded
+# away: it is the same as in chapter 11, where it is explained.
+
+# %% [hide-input]
+def as_tokens(piece: str) -> tuple[bytes, ...]:
+    """A pre-token as a tuple of one-byte tokens."""
+    return tuple(bytes([b]) for b in piece.encode("utf-8"))
+
+
+def merge_pair(word: tuple[bytes, ...], pair: tuple[bytes, bytes]) -> tuple[bytes, ...]:
+    """Join every occurrence of ``pair`` in ``word``, left to right, without overlaps."""
+    out, i = [], 0
+    while i < len(word):
+        if i + 1 < len(word) and word[i] == pair[0] and word[i + 1] == pair[1]:
+            out.append(word[i] + word[i + 1])
+            i += 2
+        else:
+            out.append(word[i])
+            i += 1
+    return tuple(out)
+
+
+def count_words(text: str) -> Counter:
+    """``{pre-token as a tuple of one-byte tokens: how often it occurs}``."""
+    return Counter({as_tokens(piece): freq for piece, freq in Counter(pretokenize(text, PATTERN)).items()})
+
+
+class Greatest:
+    """Wraps a pair so that heapq, which pops the smallest item, pops the greatest pair first."""
+
+    __slots__ = ("pair",)
+
+    def __init__(self, pair: tuple[bytes, bytes]) -> None:
+        self.pair = pair
+
+    def __lt__(self, other: "Greatest") -> bool:
+        return self.pair > other.pair
+
+
+def index_words(word_counts: Counter) -> tuple[list, list, Counter, defaultdict]:
+    """The words, their frequencies, every pair's count, and the index from each pair to its words."""
+    words = [tuple(word) for word in word_counts]
+    freqs = list(word_counts.values())
+    counts = Counter()
+    where = defaultdict(set)
+    for i, word in enumerate(words):
+        for pair in zip(word, word[1:]):
+            counts[pair] += freqs[i]
+            where[pair].add(i)
+    return words, freqs, counts, where
+
+
+def merge_in_words(pair, words: list, freqs: list, counts: Counter, where: defaultdict) -> set:
+    """Merge ``pair`` in the words that hold it, keeping counts and index up to date; return the pairs whose count changed."""
+    changed = set()
+    for i in where.pop(pair):
+        old, new = words[i], merge_pair(words[i], pair)
+        if new == old:
+            continue
+        for p in zip(old, old[1:]):
+            counts[p] -= freqs[i]
+            changed.add(p)
+        for p in zip(new, new[1:]):
+            counts[p] += freqs[i]
+            changed.add(p)
+            where[p].add(i)
+        words[i] = new
+    return changed
+
+
+def learn_incremental(word_counts: Counter, n_merges: int) -> tuple[list, int, int]:
+    """Merges learned from ``{word as tuple of tokens: frequency}``; also the stale heap entries skipped, and the pushes."""
+    words, freqs, counts, where = index_words(word_counts)
+    heap = [(-count, Greatest(pair)) for pair, count in counts.items()]
+    heapq.heapify(heap)
+    merges, stale, pushes = [], 0, 0
+    while heap and len(merges) < n_merges:
+        neg_count, item = heapq.heappop(heap)
+        pair = item.pair
+        if counts[pair] != -neg_count:
+            stale += 1  # an old entry: this pair's count has changed since it was pushed
+            continue
+        merges.append(pair)
+        for p in merge_in_words(pair, words, freqs, counts, where):
+            if counts[p] > 0:
+                heapq.heappush(heap, (-counts[p], Greatest(p)))
+                pushes += 1
+    return merges, stale, pushes
+
+
+assert learn_incremental(count_words(check_text), N_MERGES)[0] == reference
+
+# %% [markdown]
+# ## 1. Past one machine: counts add up
+#
+# Chapter 11's rung 4 parallelised the counting and nothing else, and for a good reason. Counting is the only
+# step that reads all the text, and counts **add**: the counts of two halves, summed, are the counts
+# of the whole (a *monoid*: adding is associative, and the empty count changes nothing). So any
+# number of workers, on any number of machines, can each count a part. The merge loop is the
+# opposite: merge *k* depends on every merge before it, so it runs once, in one place, on the sum.
+# `train_counts` is the half of `train_bpe` that starts from counts:
+
+# %%
+halves = [text[: len(text) // 2], text[len(text) // 2:]]
+summed = count_pretokens(halves[0]) + count_pretokens(halves[1])
+assert summed == count_pretokens(halves)  # two documents: no pre-token crosses from one to the other
+assert train_counts(summed, 256 + 500) == train(halves, 256 + 500)
+print(f"{len(summed):,} distinct pre-tokens from two halves counted apart; merges learned from the sum == train")
+
+# %% [markdown]
+# With many files and many machines, an existing engine does the sharing out. `bpe_course.scale`
+# uses **Dask**: each file is counted on a worker of a cluster (started here on this machine; the
+# same code runs on a real cluster given its scheduler's address), the counts are folded into one,
+# and the merges are learned here:
+
+# %%
+shard_texts = [halves[0], halves[1], corpus.load("python_code")]
+shard_folder = Path(tempfile.mkdtemp())
+shards = []
+for k, shard in enumerate(shard_texts):
+    shards.append(shard_folder / f"shard{k}.txt")
+    shards[-1].write_text(shard, encoding="utf-8")
+dask_counts = count_with_dask(shards, processes=False)
+assert dask_counts == count_pretokens(shard_texts)
+print(f"{len(shards)} files counted by Dask: {sum(dask_counts.values()):,} pre-tokens, "
+      f"{len(dask_counts):,} distinct; equal to counting them here")
+
+# %% [markdown]
+# On this machine, how does the time split between the two halves of training? Counting gets
+# faster with workers and machines; the merge loop does not. (Timings vary from run to run.)
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+novel = corpus.load("don_quixote")
+started = time.perf_counter()
+counts_here = count_pretokens(novel)
+counting = time.perf_counter() - started
+started = time.perf_counter()
+train_counts(counts_here, 256 + 8000)
+merging = time.perf_counter() - started
+print(f"don_quixote, {len(novel):,} characters: counting {counting:.2f} s; learning 8,000 merges from its "
+      f"{len(counts_here):,} distinct pre-tokens: {merging:.2f} s")
+
+# %% [markdown]
+# ## 2. Rung 5: a queue for varied text
+#
+# A novel uses more distinct words than documentation does. Compared on equal amounts of text — the
+# first `SAME_SIZE` characters of each, since distinct words grow more slowly than the text — and,
+# for contrast, over each whole corpus:
+
+# %%
+SAME_SIZE = 200_000
+variety = []
+for name in ("don_quixote", "python_docs"):
+    whole = corpus.load_text(name)
+    for label, part in ((f"first {SAME_SIZE:,} characters", whole[:SAME_SIZE]), ("whole corpus", whole)):
+        distinct = len(set(pretokenize(part, PATTERN)))
+        variety.append({"corpus": name, "text": label, "characters": len(part), "distinct pre-tokens": distinct,
+                        "distinct per MB of UTF-8": round(distinct / len(part.encode("utf-8")) * 1e6)})
+variety = pd.DataFrame(variety).set_index(["text", "corpus"]).sort_index()
+variety
+
+# %% [hide-input]
+same = variety.loc[f"first {SAME_SIZE:,} characters", "distinct pre-tokens"]
+per_mb = variety.loc["whole corpus", "distinct per MB of UTF-8"]
+display(Markdown(
+    f"In the same {SAME_SIZE:,} characters the novel has {same['don_quixote'] / same['python_docs']:.1f}× as many "
+    f"distinct pre-tokens as the documentation. Per megabyte of each *whole* corpus the comparison turns round "
+    f"({per_mb['don_quixote']:,} against {per_mb['python_docs']:,}), because the novel is the longer text and "
+    "each new stretch of it brings fewer new words: compare variety only at equal sizes."))
+
+# %% [markdown]
+# That variety is what the merge loop feels. Every merge makes a new token, and every distinct neighbour of that token
+# in every word makes a new pair that must go in the queue. Most of those pairs are rare: they
+# occur once or twice, and training stops long before their turn comes. Rung 3 pays a heap push,
+# about log₂(size of the heap) comparisons, for each of them.
+#
+# Two facts allow a cheaper queue. A new pair occurs at most as often as the pair just merged (it
+# contains the new token), and an old pair's count only goes down; so the count of the best pair
+# **never goes up** from one merge to the next. A **bucket queue** uses that: one plain list of
+# pairs per count, and only the list of the count being merged now (the *level*) is made a heap,
+# once, when the level comes down to it. A pair whose count is below the level is appended to its
+# list, which costs the same however long the queue is. Stale entries are skipped as in rung 3.
+
+# %%
+def learn_bucketed(word_counts: Counter, n_merges: int) -> tuple[list, int, int]:
+    """Rung 3 with a bucket queue; also how many entries went through a heap push and how many were appended."""
+    words, freqs, counts, where = index_words(word_counts)
+    buckets = defaultdict(list)  # count -> pairs with that count; only buckets[level] is a heap
+    for pair, count in counts.items():
+        buckets[count].append(Greatest(pair))
+    levels = [-count for count in buckets]  # the counts that have a list, highest first (a heap)
+    heapq.heapify(levels)
+    level, merges, pushed, appended = None, [], 0, 0
+    while len(merges) < n_merges:
+        if level is None or not buckets[level]:  # this count is done: come down to the next one
+            buckets.pop(level, None)
+            if not levels:
+                break
+            level = -heapq.heappop(levels)
+            heapq.heapify(buckets[level])
+            continue
+        pair = heapq.heappop(buckets[level]).pair
+        if counts[pair] != level:
+            continue  # stale, as in rung 3
+        merges.append(pair)
+        for p in merge_in_words(pair, words, freqs, counts, where):
+            count = counts[p]
+            if count == level:
+                heapq.heappush(buckets[level], Greatest(p))
+                pushed += 1
+            elif count > 0:  # below the level: never above it
+                if not buckets[count]:
+                    heapq.heappush(levels, -count)
+                buckets[count].append(Greatest(p))
+                appended += 1
+    return merges, pushed, appended
+
+
+merges5 = learn_bucketed(count_words(check_text), N_MERGES)[0]
+print("rung 5 merges == naive:", merges5 == reference)
+
+# %% [markdown]
+# Now on varied text: the first characters of *Don Quixote* (English translation, public domain,
+# one of the built-in corpora), rungs 3 and 5 learning the same merges. We count what each put in
+# its queue:
+
+# %%
+NOVEL_CHARS, NOVEL_MERGES = 200_000, 1_000
+novel_words = count_words(corpus.load("don_quixote")[:NOVEL_CHARS])
+
+
+started = time.perf_counter()
+merges3_novel, _, pushes3 = learn_incremental(novel_words, NOVEL_MERGES)
+rung3_seconds = time.perf_counter() - started
+started = time.perf_counter()
+merges5_novel, pushed5, appended5 = learn_bucketed(novel_words, NOVEL_MERGES)
+rung5_seconds = time.perf_counter() - started
+assert merges5_novel == merges3_novel
+
+# %% [hide-input]
+display(Markdown(
+    f"* {len(novel_words):,} distinct pre-tokens in {NOVEL_CHARS:,} characters; {NOVEL_MERGES:,} merges, "
+    "the same from both rungs.\n"
+    f"* Rung 3 made {pushes3:,} heap pushes. Rung 5 made {pushed5:,} heap pushes and appended "
+    f"{appended5:,} entries to plain lists: {appended5 / (pushed5 + appended5):.1%} of its queue traffic "
+    "never touched a heap."))
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+print(f"rung 3: {rung3_seconds:.2f} s; rung 5: {rung5_seconds:.2f} s (this machine, this run)")
+
+# %% [markdown]
+# The merges are the same and the word updates are the same; what differs in the two times above is
+# the queue alone. The package's trainer (where a word is a string and a merge is one
+# `str.replace`) uses the same idea: its `PairQueue` (`bpe_course/fast/merge.py`) is this bucket
+# queue with two more savings: it pushes nothing when an old pair's count goes down (a stale entry is moved to the list
+# of its true count when it is popped), and a pair's place in the order is one string compared in
+# C rather than a Python `__lt__`. The repository's benchmark (`python -m benchmarks`) measures the
+# package's trainer against Hugging Face's on both kinds of text; `docs/benchmarks.md` has the
+# figures.
+
+# %% [markdown]
+# ## 3. A cost that is Python's, not BPE's
+#
+# CPython frees an object as soon as nothing refers to it any more. On top of that it runs a
+# *cycle collector*: after every few hundred new containers (lists, dicts, objects of our own
+# classes) it goes through the containers still alive, looking for groups that refer only to each
+# other. The index `where` of rungs 3 and 5 is thousands of lists that live for the whole run, so
+# every pass of the collector goes through all of them; and learning never makes a cycle, so the
+# passes never find anything. `gc.disable()` pauses the collector (`gc.enable()` restarts it).
+# Rung 5 again on the same novel, with the collector running and then paused, counting its passes
+# (`gc.get_stats()` counts them for each of its three generations: young objects are gone through
+# often, those that survived a few passes seldom):
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+def collector_passes() -> list[int]:
+    return [generation["collections"] for generation in gc.get_stats()]
+
+
+def rung5_timed(paused: bool) -> tuple[float, list[int]]:
+    """Seconds for rung 5 on the novel, and the collector's passes over each generation meanwhile."""
+    before = collector_passes()
+    if paused:
+        gc.disable()
+    try:
+        started = time.perf_counter()
+        learn_bucketed(novel_words, NOVEL_MERGES)
+        return time.perf_counter() - started, [n - m for n, m in zip(collector_passes(), before)]
+    finally:
+        gc.enable()
+
+
+running, paused = rung5_timed(False), rung5_timed(True)
+print(f"collector running: {running[0]:.2f} s, passes over generations 0, 1, 2: {running[1]}\n"
+      f"collector paused:  {paused[0]:.2f} s, passes: {paused[1]} (this machine, this run)")
+
+# %% [markdown]
+# The package's trainer pauses the collector while it learns, and restores it however learning
+# ends (`bpe_course/fast/merge.py`).
+#
+# ## 4. The package's queue floor
+#
+# The package's trainer also saves on the rare pairs of section 2: a pair
+# seen fewer than a few times is not even appended to a list. It waits outside the queue, counted
+# but unqueued, until the level comes down to it; then one pass over the counts queues the pairs
+# just below the threshold, and the threshold halves. Pairs seen once or twice are queued only if
+# training gets that far.
+
+# %% [hide-input]
+display(Markdown(f"In the package that threshold is `QUEUE_FLOOR` = {QUEUE_FLOOR}: when the level reaches it, "
+                 f"the pairs seen {QUEUE_FLOOR // 2} to {QUEUE_FLOOR - 1} times are queued and the threshold "
+                 f"halves, and so on down to pairs seen once."))
+
+# %% [markdown]
+# ## Recap
+#
+# * Counts add up, so counting can be shared out to any number of machines (`bpe_course.scale`
+#   with Dask); the merge loop runs once, on the sum (`train_counts`).
+# * On varied text the queue carries many rare pairs. The best count never goes up, so a bucket
+#   queue (rung 5) appends most of them to plain lists and keeps only the current count in a heap.
+# * Python's cycle collector goes through every long-lived list again and again; learning makes no
+#   cycles, so pausing it while learning costs nothing and saves its passes.
+# * The package's queue floor keeps the rarest pairs out of the queue until training comes down to them.
+#
+# [← 11 Making training fast](11_making_training_fast.ipynb) · [00 Start here](00_start_here.ipynb)
