@@ -14,7 +14,7 @@
 # * **whitespace and prompt boundaries**: a trailing space, indented code, and a prompt that ends in
 #   the middle of what would have been one token — and why "token healing" exists.
 #
-# Each point is a table computed here, not an anecdote. What this does to a model's answers is
+# Each point is a table or a plot computed here, not an anecdote. What this does to a model's answers is
 # argued from the tables, and said to be argued.
 
 # %%
@@ -38,10 +38,12 @@ def pieces(tok: Tokenizer, text: str) -> str:
 # %% [markdown]
 # ## 1. Tokens a model hardly ever sees
 #
-# GPT-2's vocabulary has a token `" SolidGoldMagikarp"`: one id for a user name that was frequent
-# in the text the *tokenizer* was trained on. If the *model*'s training text rarely contained it,
-# the model never learned what that id means, and prompts containing it went strangely wrong (Land
-# and Bartolo, 2024, search for such tokens systematically).
+# GPT-2's vocabulary has a token `" SolidGoldMagikarp"`. Rumbelow and Watkins (2023), who first
+# reported that prompts containing it and similar tokens made GPT-2 and GPT-3 go strangely
+# wrong, traced it to a Reddit user name: presumably frequent in the text the
+# *tokenizer* was trained on, and rare in the text the *model* was trained on, so the model never
+# learned what that id means. Land and Bartolo (2024) search for such under-trained tokens
+# systematically, in many models.
 
 # %%
 gpt = tokenizers["GPT-2"]
@@ -49,7 +51,8 @@ print(" SolidGoldMagikarp ->", gpt.encode(" SolidGoldMagikarp"), "| one token:",
 
 # %% [markdown]
 # How much of GPT-2's vocabulary does ordinary text use at all? We encode the course's corpora —
-# Python's documentation and code, a novel, the UDHR in 18 languages — and count the ids that occur:
+# Python's documentation and code, a novel, the UDHR in every language the course has — and count
+# the ids that occur:
 
 # %%
 texts = {"python_docs": corpus.load("python_docs"), "python_code": corpus.load("python_code"),
@@ -99,8 +102,8 @@ words = [" strawberry", "strawberry", " raspberry", " Mississippi", " lollipop",
 pd.DataFrame({label: {w: pieces(tok, w) for w in words} for label, tok in tokenizers.items()})
 
 # %% [markdown]
-# How common is it that a whole word is one token, letters invisible? For the 2,000 most frequent
-# words of `don_quixote`, written as they usually appear (with a leading space, lower case):
+# How common is it that a whole word is one token, letters invisible? Take the most frequent words
+# of `don_quixote`, written as they usually appear (with a leading space, lower case):
 
 # %%
 frequent = [w for w, _ in Counter(regex.findall(r"\p{L}+", texts["don_quixote"].lower())).most_common(2000)]
@@ -129,12 +132,16 @@ numbers = [" 7", " 42", " 2024", " 12345", " 1234567", " 3.14159", " 1000000"]
 pd.DataFrame({label: {n: pieces(tok, n) for n in numbers} for label, tok in tokenizers.items()})
 
 # %% [markdown]
-# Over all whole numbers from 0 to 99,999 (written with a leading space, as inside a sentence), how
-# many tokens does each need, and how regular is it?
+# A census: every whole number of up to five digits, written with a leading space as inside a
+# sentence. How many tokens does each need, and how regular is it?
 
 # %%
 counts = {label: Counter(len(tok.encode_ordinary(f" {n}")) for n in range(100_000)) for label, tok in tokenizers.items()}
-pd.DataFrame(counts).fillna(0).astype(int).rename_axis("tokens per number")
+census = pd.DataFrame(counts).fillna(0).astype(int).sort_index().rename_axis("tokens per number")
+ax = census.plot.bar(figsize=(7, 3.2), rot=0, width=0.8, logy=True)
+ax.set(ylabel="how many numbers (log scale)", title="Every whole number below 100,000, with a leading space")
+plt.show()
+census
 
 # %% [hide-input]
 gpt2_counts = counts["GPT-2"]
@@ -151,7 +158,10 @@ display(Markdown(
 # Left-to-right groups have a catch of their own: `1234567` is cut `123 · 456 · 7`, so the same
 # digit position (thousands, millions) lands in different pieces depending on the length. Two
 # other designs exist: groups of three **from the right**, like thousands separators, and **single
-# digits** (LLaMA's tokenizer splits every digit). A regex makes each:
+# digits**. LLaMA 1 and 2 (2023) split every number into single digits (Touvron et al. 2023, §2.1);
+# Llama 3 (2024) moved to a tiktoken tokenizer whose pattern, in `llama/tokenizer.py` of Meta's
+# llama3 repository, has the same `\p{N}{1,3}` rule as cl100k: groups of up to three, from the left.
+# A regex makes each grouping:
 
 # %%
 GROUPINGS = {"left to right (cl100k, o200k)": r"\d{1,3}", "right to left": r"\d{1,3}(?=(?:\d{3})*(?!\d))",
@@ -186,15 +196,37 @@ pd.DataFrame(prompt_rows).set_index("prompt")
 # In the whole sentence, `" Paris"` is one token with its space. After a prompt ending in `" "`, the
 # natural continuation would have to be `"Paris"` without a space: a different id, and a rarer one.
 #
-# Indented code has the same issue at scale. The spaces of one indentation level in `python_code`:
+# Indented code has the same issue at scale: leading spaces are tokens too. For every line of
+# `python_code`, count the tokens its indentation costs (the line's tokens minus those of the line
+# without its leading spaces), grouped by how deep the line is indented:
 
 # %%
-code_lines = [line for line in corpus.load("python_code").splitlines() if line.startswith("        ") and line.strip()]
-indent_cost = {label: sum(len(tok.encode_ordinary(line)) - len(tok.encode_ordinary(line.lstrip(" ")))
-                          for line in code_lines) / len(code_lines) for label, tok in tokenizers.items()}
-print(f"{len(code_lines):,} lines indented 8 or more spaces in python_code; tokens spent on the indentation, per line:")
-for label, cost in indent_cost.items():
-    print(f"  {label:>15}: {cost:.2f}")
+code_lines = [line for line in corpus.load("python_code").splitlines() if line.strip()]
+depth = {line: len(line) - len(line.lstrip(" ")) for line in code_lines}
+depths = [d for d, n in sorted(Counter(depth.values()).items()) if d % 4 == 0 and d and n >= 20]
+indent_cost = pd.DataFrame({label: {d: sum(len(tok.encode_ordinary(line)) - len(tok.encode_ordinary(line.lstrip(" ")))
+                                           for line in code_lines if depth[line] == d)
+                                       / sum(depth[line] == d for line in code_lines) for d in depths}
+                            for label, tok in tokenizers.items()}).rename_axis("leading spaces")
+indent_cost["lines"] = [sum(depth[line] == d for line in code_lines) for d in depths]
+ax = indent_cost.drop(columns="lines").plot(style=["o-", "s--", "^:"], figsize=(7, 3.2))
+ax.set(xticks=depths, ylabel="tokens spent on the indentation", title="python_code: what leading spaces cost, per line")
+plt.show()
+indent_cost.round(2)
+
+# %% [hide-input]
+one, deepest = depths[0], depths[-1]
+spaces_only = {label: sum(set(t) == {ord(" ")} for t in tok.vocab.values()) for label, tok in tokenizers.items()}
+display(Markdown(
+    f"One indentation level ({one} spaces, {indent_cost.loc[one, 'lines']:,} lines) costs GPT-2 "
+    f"{indent_cost.loc[one, 'GPT-2']:.2f} tokens a line, and {deepest} spaces cost it "
+    f"{indent_cost.loc[deepest, 'GPT-2']:.2f}: about one token for every space but the last, which joins the word. "
+    f"GPT-2's vocabulary has {spaces_only['GPT-2']} token{'s' if spaces_only['GPT-2'] != 1 else ''} made of spaces "
+    "only, so a run of spaces costs a token per space. cl100k "
+    f"({spaces_only['GPT-4 (cl100k)']} tokens of spaces only) and o200k "
+    f"({spaces_only['GPT-4o (o200k)']}) spend between {indent_cost[['GPT-4 (cl100k)', 'GPT-4o (o200k)']].min().min():.2f} "
+    f"and {indent_cost[['GPT-4 (cl100k)', 'GPT-4o (o200k)']].max().max():.2f} tokens a line at every depth shown: "
+    "one run of spaces, one token."))
 
 # %% [markdown]
 # ### A prompt that ends inside a token, and token healing
@@ -236,6 +268,8 @@ print(f"kept {len(kept)} token(s) {[token_label(cl.vocab[i]) for i in kept]}; re
 # * Most frequent words are one token: their letters are invisible to the model.
 # * GPT-2 cuts numbers arbitrarily; cl100k and o200k cut them into groups of three from the left.
 #   Right-to-left groups and single digits are the other designs.
+# * Indentation costs GPT-2 about a token per space; cl100k and o200k spend about one token on a
+#   line's indentation, however deep.
 # * A space belongs to the next word; a prompt that ends with a space, or inside what would be one
 #   token, leaves the model an unusual split. Token healing backs up one token and constrains the
 #   first new one.
@@ -243,41 +277,56 @@ print(f"kept {len(kept)} token(s) {[token_label(cl.vocab[i]) for i in kept]}; re
 # ## Exercises
 
 # %%
-from bpe_course.exercises.ch14 import check_heal, check_single_token_numbers
+from bpe_course.exercises.ch14 import check_groups, check_healed
 
 # %% [markdown]
-# **14.1** Which of the numbers below does GPT-2 encode (with a leading space, as in a sentence) as
-# a single token? Answer a set of the numbers.
+# **14.1** Build the right-to-left grouping without a regex: `my_groups(digits)` cuts a string of
+# digits into groups of three counted from the right, the way thousands separators cut a number.
+# The checker tries numbers of many lengths.
 
 # %%
-CANDIDATES = [1999, 2000, 2024, 12345, 65536, 100000, 31415]
-my_single = {1999, 2000}  # replace with your answer
-check_single_token_numbers(my_single, CANDIDATES, tokenizers["GPT-2"])
+def my_groups(digits: str) -> list[str]:
+    return [digits]  # starter: one group, however long
+
+
+check_groups(my_groups)
 
 # %% [markdown]
 # <details><summary>Solution</summary>
 #
-# `{n for n in CANDIDATES if len(tokenizers["GPT-2"].encode(f" {n}")) == 1}`
+# The first group holds what is left over when the length is divided by three (or a full three):
+#
+# ```python
+# def my_groups(digits):
+#     head = len(digits) % 3 or 3
+#     return [digits[:head]] + [digits[i:i + 3] for i in range(head, len(digits), 3)]
+# ```
 # </details>
 #
-# **14.2** Write `my_heal(tok, prompt)` returning `(kept_ids, removed_bytes)`: the prompt's ids
-# without the last token, and that token's bytes. The checker tries several prompts and tokenizers.
+# **14.2** Finish token healing. `heal` above gives the kept ids and the tokens allowed next. Write
+# `my_healed(tok, prompt, continuation)`: the ids of the prompt followed by what the model goes on to
+# write, as healing would produce them — the kept ids; then, standing in for the model's first
+# choice, the *longest* allowed token that the removed bytes + `continuation` start with; then the
+# ordinary encoding of whatever text is left. The checker tries several prompts on all three
+# tokenizers.
 
 # %%
-def my_heal(tok, prompt):
-    ids = tok.encode(prompt)
-    return ids, b""  # starter: removes nothing
+def my_healed(tok: Tokenizer, prompt: str, continuation: str) -> list[int]:
+    return tok.encode_ordinary(prompt) + tok.encode_ordinary(continuation)  # starter: no healing
 
 
-check_heal(my_heal, list(tokenizers.values()))
+check_healed(my_healed, list(tokenizers.values()))
 
 # %% [markdown]
 # <details><summary>Solution</summary>
 #
 # ```python
-# def my_heal(tok, prompt):
-#     ids = tok.encode(prompt)
-#     return ids[:-1], tok.decode_bytes(ids[-1:])
+# def my_healed(tok, prompt, continuation):
+#     kept, removed, allowed = heal(tok, prompt)
+#     text = removed + continuation.encode("utf-8")
+#     first = max((i for i in allowed if text.startswith(tok.vocab[i])), key=lambda i: len(tok.vocab[i]))
+#     rest = text[len(tok.vocab[first]):].decode("utf-8")
+#     return kept + [first] + tok.encode_ordinary(rest)
 # ```
 # </details>
 #

@@ -8,26 +8,32 @@
 # text, with the real libraries and offline:
 #
 # * **SentencePiece BPE** over code points, with `▁` for spaces, no pre-tokenizer and *byte
-#   fallback* for characters it never saw (the LLaMA 1–2 tokenizers);
-# * **WordPiece** (BERT) and **Unigram** (T5, ALBERT), and compare how each cuts the same words;
-# * **BPE-dropout**, which samples other segmentations from the same merges — in a few lines, with a
-#   widget;
-# * and put a number on the alternative of no tokenizer at all: the sequence-length price of bytes.
+#   fallback* for characters it never saw — once with the settings LLaMA 1 and 2 used, once with the
+#   library's defaults, and see which of them gives every text back;
+# * **WordPiece** (BERT) and **Unigram** (T5, ALBERT), and find out what Hugging Face's WordPiece
+#   trainer really does;
+# * **BPE-dropout**, which samples other segmentations from the same merges — written here in a few
+#   lines, then explored with a widget;
+# * and put a number on the alternative of no tokenizer at all: the sequence-length price of bytes,
+#   for attention alone and for a whole forward pass.
 
 # %%
 import io
+import re
+from collections import Counter
 from random import Random
 
 import pandas as pd
 import sentencepiece as spm
-from IPython.display import HTML, Markdown, display
+from IPython.display import Markdown, display
 from tokenizers import Tokenizer as HFTokenizer
 from tokenizers import models, pre_tokenizers, trainers
 
 from bpe_course import Tokenizer, corpus, gpt2, train_bpe
+from bpe_course.pretokenize import pretokenize
 from bpe_course.viz import token_label
-from bpe_course.widgets.dropout import DropoutExplorer, dropout_tokens
 
+pd.set_option("display.max_colwidth", None)  # show whole segmentations, never cut them with "…"
 VOCAB_SIZE = 2000
 train_text, heldout_text = corpus.train_heldout("don_quixote")
 lines = [line for line in train_text.splitlines() if line.strip()]
@@ -39,26 +45,40 @@ print(f"don_quixote: {len(train_text):,} training characters, {len(lines):,} non
 # SentencePiece reads raw text, with no regex: a space becomes the visible character `▁` and is
 # merged like any other. Its BPE works on Unicode characters, not bytes, so a character it never saw
 # would be unknown — unless `byte_fallback` is on, which adds the 256 bytes to the vocabulary and
-# spells an unseen character in UTF-8 bytes. We train one of each, and this course's byte-level BPE,
-# all with the same vocabulary size:
+# spells an unseen character in UTF-8 bytes.
+#
+# The library's *defaults* also change the text before training and encoding: NFKC normalisation
+# (`ﬁ` becomes `fi`, `½` becomes `1⁄2`) and removal of leading, trailing and repeated spaces. LLaMA 1
+# and 2 did not use those defaults. Their tokenizer file records the settings it was trained with
+# (printed from Meta's `tokenizer.model` in Karpathy's llama2.c notes, `doc/train_llama_tokenizer.md`,
+# and described in the LLaMA paper, Touvron et al. 2023, §2.1: numbers split into single digits,
+# bytes for unknown characters). We copy the ones that change what comes out:
 
 # %%
-def train_sentencepiece(byte_fallback: bool) -> spm.SentencePieceProcessor:
+LLAMA_SETTINGS = dict(normalization_rule_name="identity", remove_extra_whitespaces=False, add_dummy_prefix=True,
+                      split_digits=True, byte_fallback=True, allow_whitespace_only_pieces=True,
+                      character_coverage=0.99995, max_sentencepiece_length=16)
+
+
+def train_sentencepiece(**settings) -> spm.SentencePieceProcessor:
+    """SentencePiece BPE with VOCAB_SIZE pieces, trained on the novel's lines in memory."""
     model = io.BytesIO()
     spm.SentencePieceTrainer.train(sentence_iterator=iter(lines), model_writer=model, vocab_size=VOCAB_SIZE,
-                                   model_type="bpe", byte_fallback=byte_fallback, character_coverage=1.0,
-                                   num_threads=1, minloglevel=2)
+                                   model_type="bpe", num_threads=1, minloglevel=2, **settings)
     return spm.SentencePieceProcessor(model_proto=model.getvalue())
 
 
-sp_fallback, sp_plain = train_sentencepiece(True), train_sentencepiece(False)
+sentencepieces = {"SentencePiece, LLaMA settings": train_sentencepiece(**LLAMA_SETTINGS),
+                  "SentencePiece, defaults + byte fallback": train_sentencepiece(byte_fallback=True,
+                                                                                 character_coverage=1.0),
+                  "SentencePiece, defaults": train_sentencepiece(character_coverage=1.0)}
 ours = Tokenizer(*train_bpe(train_text, VOCAB_SIZE))
-SAMPLES = ["The knight's helmet was unlowered.", "  indented   spaces", "naïve café 日本 🙂"]
+SAMPLES = ["The knight's helmet was unlowered.", "  indented   spaces", "naïve café 日本 🙂", "ﬁne ½ Ⅻ",
+           "def f():\n\treturn 1605\n", "trailing space "]
 rows = {}
 for text in SAMPLES:
-    rows[text] = {"SentencePiece, byte fallback": " · ".join(sp_fallback.encode(text, out_type=str)),
-                  "SentencePiece, no fallback": " · ".join(sp_plain.encode(text, out_type=str)),
-                  "byte-level BPE (this course)": " · ".join(token_label(t) for t in ours.token_bytes(ours.encode(text)))}
+    rows[repr(text)] = {name: " · ".join(sp.encode(text, out_type=str)) for name, sp in sentencepieces.items()}
+    rows[repr(text)]["byte-level BPE (this course)"] = " · ".join(token_label(t) for t in ours.token_bytes(ours.encode(text)))
 pd.DataFrame(rows).T
 
 # %% [markdown]
@@ -69,42 +89,97 @@ def round_trip(encode, decode, text: str) -> bool:
     return decode(encode(text)) == text
 
 
-checks = {"SentencePiece, byte fallback": (sp_fallback.encode, sp_fallback.decode),
-          "SentencePiece, no fallback": (sp_plain.encode, sp_plain.decode),
-          "byte-level BPE (this course)": (ours.encode, ours.decode)}
+checks = {name: (sp.encode, sp.decode) for name, sp in sentencepieces.items()}
+checks["byte-level BPE (this course)"] = (ours.encode, ours.decode)
 words = len(heldout_text.split())
-summary = pd.DataFrame({name: {"tokens per word (held-out)": len(enc(heldout_text)) / words,
+summary = pd.DataFrame({name: {"tokens per word (held-out)": round(len(enc(heldout_text)) / words, 3),
                                "held-out round trip": round_trip(enc, dec, heldout_text),
-                               "samples round trip": all(round_trip(enc, dec, t) for t in SAMPLES)}
+                               "samples that round-trip": sum(round_trip(enc, dec, t) for t in SAMPLES)}
                         for name, (enc, dec) in checks.items()}).T
 summary
 
 # %% [hide-input]
-unk = sp_plain.unk_id()
-lost = [t for t in SAMPLES if unk in sp_plain.encode(t)]
+LLAMA, FALLBACK = "SentencePiece, LLaMA settings", "SentencePiece, defaults + byte fallback"
+llama, fallback, plain = sentencepieces.values()
 back = {name: [t for t in SAMPLES if round_trip(enc, dec, t)] for name, (enc, dec) in checks.items()}
+lost = [t for t in SAMPLES if plain.unk_id() in plain.encode(t)]
+normalised = [t for t in SAMPLES if t not in back[FALLBACK]]
+as_bytes = sorted({c for t in SAMPLES for c in t if c != " " and llama.piece_to_id(c) == llama.unk_id()})
+digits_out = [d for d in "0123456789" if llama.piece_to_id(d) == llama.unk_id()]
+digits_note = f", which in this novel includes the digit{'s' if len(digits_out) > 1 else ''} {', '.join(digits_out)}" \
+    if digits_out else ""
 display(Markdown(
-    f"Without byte fallback, {len(lost)} of the {len(SAMPLES)} samples "
-    f"{'contains' if len(lost) == 1 else 'contain'} a character SentencePiece maps to its unknown token "
-    f"(`{sp_plain.id_to_piece(unk)}`), and decoding cannot bring it back; byte fallback spells such characters in "
-    f"bytes instead. Yet even with it, {len(SAMPLES) - len(back['SentencePiece, byte fallback'])} of the samples "
-    "and the held-out text do not come back exactly: SentencePiece normalises whitespace by default (leading, "
-    "repeated spaces and line breaks), a choice made for prose, not for code. Byte-level BPE returns every text "
-    f"byte for byte. In length they are close: "
-    f"{summary.loc['SentencePiece, byte fallback', 'tokens per word (held-out)']:.3f} against "
-    f"{summary.loc['byte-level BPE (this course)', 'tokens per word (held-out)']:.3f} tokens per word held out."))
+    f"With LLaMA's settings, SentencePiece gives back the held-out text "
+    f"({'exactly' if round_trip(llama.encode, llama.decode, heldout_text) else 'NOT exactly'}) and "
+    f"{len(back[LLAMA])} of the {len(SAMPLES)} samples: spaces, tabs and line breaks are kept, and each digit is a "
+    "piece of its own. Characters outside its vocabulary are spelled in bytes: "
+    f"{', '.join(f'`{c!r}`' for c in as_bytes)} here — LLaMA's `character_coverage` leaves the rarest characters of "
+    f"the training text out{digits_note}. "
+    f"With the defaults and byte fallback, only {len(back[FALLBACK])} of the samples come back: "
+    f"{', '.join(f'`{t!r}`' for t in normalised)} do not, because NFKC rewrote characters and extra whitespace "
+    f"was removed before encoding. Without byte fallback, {len(lost)} of the samples also "
+    f"{'contains' if len(lost) == 1 else 'contain'} a character mapped to the unknown piece "
+    f"`{plain.id_to_piece(plain.unk_id())}`, which no decoder can bring back. So SentencePiece can round-trip "
+    "as byte-level BPE does; it is its defaults, made for prose, that do not. In length they are close: "
+    f"{summary.loc[LLAMA, 'tokens per word (held-out)']:.3f} tokens per held-out word with LLaMA's settings "
+    f"against {summary.loc['byte-level BPE (this course)', 'tokens per word (held-out)']:.3f} for byte-level BPE."))
 
 # %% [markdown]
 # ## 2. WordPiece and Unigram, on the same words
 #
-# **WordPiece** (BERT) grows its vocabulary by merging too, but it scores a pair by how much more
-# often it occurs than its parts would by chance (count(ab) / (count(a) · count(b))), not by raw count;
-# pieces inside a word are marked `##`, and it encodes by taking the longest known piece from the
-# left. **Unigram** (T5, ALBERT) goes the other way: it starts from a large set of candidate pieces
-# and repeatedly drops those whose loss costs the text's likelihood least, and it encodes by
-# choosing the most probable segmentation. Hugging Face `tokenizers` trains both. (Its trainers
-# break some ties in an order that changes from run to run, so a piece or a last digit below may
-# differ when you run it; the comparison does not.)
+# **WordPiece** (Schuster and Nakajima, 2012; BERT's tokenizer) grows its vocabulary by merging too,
+# but it picks the pair that most raises the likelihood of the training text, usually written as a
+# score, count(ab) / (count(a) · count(b)): how much more often the pair occurs than its parts would
+# side by side by chance (Hugging Face's NLP course, chapter 6). Pieces inside a word are marked
+# `##`, and it encodes a word by taking the longest known piece from the left, again and again.
+# **Unigram** (Kudo, 2018; T5, ALBERT) goes the other way: it starts from a large set of candidate
+# pieces, repeatedly drops those whose loss costs the text's likelihood least, and encodes by
+# choosing the most probable segmentation.
+#
+# The score is a few lines. Split the novel's words as WordPiece starts them (`k ##n ##i ##g ##h ##t`)
+# and rank the pairs both ways:
+
+# %%
+def wordpiece_start(word: str) -> tuple[str, ...]:
+    """A word as single characters, every one after the first marked ``##``."""
+    return (word[0],) + tuple("##" + c for c in word[1:])
+
+
+word_counts = Counter(re.findall(r"\w+|[^\w\s]+", train_text))  # the words HF's Whitespace pre-tokenizer gives
+piece_counts, pair_counts = Counter(), Counter()
+for word, n in word_counts.items():
+    parts = wordpiece_start(word)
+    for part in parts:
+        piece_counts[part] += n
+    for pair in zip(parts, parts[1:]):
+        pair_counts[pair] += n
+score = {pair: n / (piece_counts[pair[0]] * piece_counts[pair[1]]) for pair, n in pair_counts.items()}
+by_count = sorted(pair_counts, key=lambda pair: (-pair_counts[pair], pair))[:5]
+by_score = sorted(score, key=lambda pair: (-score[pair], pair))[:5]
+common = sorted((pair for pair in score if pair_counts[pair] >= 100), key=lambda pair: (-score[pair], pair))[:5]
+shown = lambda pairs: [f"{a} {b}  ({pair_counts[a, b]:,}×, score {score[a, b]:.2g})" for a, b in pairs]  # noqa: E731
+pd.DataFrame({"first pairs by count (BPE)": [f"{a} {b}  ({pair_counts[a, b]:,}×)" for a, b in by_count],
+              "first pairs by score (WordPiece)": shown(by_score),
+              "by score, among pairs seen 100+ times": shown(common)})
+
+# %% [hide-input]
+display(Markdown(
+    f"By count the first merge would be `{' '.join(by_count[0])}`, seen {pair_counts[by_count[0]]:,} times; by the "
+    f"score it is `{' '.join(by_score[0])}`, seen {pair_counts[by_score[0]]:,} "
+    f"time{'s' if pair_counts[by_score[0]] != 1 else ''}: a pair whose parts hardly ever occur apart. Among "
+    f"common pairs the score's favourite is `{' '.join(common[0])}`. The score prefers pieces that belong together "
+    "over pieces that are merely frequent — and, taken raw, the rarest such pairs of all."))
+
+# %% [markdown]
+# Now the library. Hugging Face `tokenizers` trains WordPiece, Unigram and BPE; its trainers break
+# ties in an order that changes from run to run, so a piece or a last digit below may differ when
+# you run it (those cells say so), while the comparisons do not.
+#
+# Its `WordPieceTrainer` does **not** use the score. Its source
+# (`tokenizers/src/models/wordpiece/trainer.rs` in huggingface/tokenizers) holds a `BpeTrainer` built
+# with `continuing_subword_prefix("##")`, and its `train` runs that BPE trainer and converts the
+# result with `WordPiece::from_bpe`: it merges by count, like every BPE in this course. If that is
+# so, `BpeTrainer(continuing_subword_prefix="##")` on the same text must give the same vocabulary:
 
 # %%
 def hf_trained(model, trainer) -> HFTokenizer:
@@ -116,19 +191,57 @@ def hf_trained(model, trainer) -> HFTokenizer:
 
 wordpiece = hf_trained(models.WordPiece(unk_token="[UNK]"),
                        trainers.WordPieceTrainer(vocab_size=VOCAB_SIZE, special_tokens=["[UNK]"], show_progress=False))
+bpe_hash = hf_trained(models.BPE(unk_token="[UNK]", continuing_subword_prefix="##"),
+                      trainers.BpeTrainer(vocab_size=VOCAB_SIZE, special_tokens=["[UNK]"],
+                                          continuing_subword_prefix="##", show_progress=False))
 unigram = hf_trained(models.Unigram(), trainers.UnigramTrainer(vocab_size=VOCAB_SIZE, unk_token="<unk>",
                                                                special_tokens=["<unk>"], show_progress=False))
 hf_bpe = hf_trained(models.BPE(unk_token="<unk>"), trainers.BpeTrainer(vocab_size=VOCAB_SIZE, special_tokens=["<unk>"],
                                                                       show_progress=False))
+wp_vocab, bpe_vocab = set(wordpiece.get_vocab()), set(bpe_hash.get_vocab())
+print(f"WordPieceTrainer: {len(wp_vocab):,} pieces; BpeTrainer with '##': {len(bpe_vocab):,}; "
+      f"score's favourite {''.join(by_score[0]).replace('##', '')!r} in the WordPiece vocabulary: "
+      f"{by_score[0][0] + by_score[0][1].removeprefix('##') in wp_vocab}")
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+print(f"pieces in both: {len(wp_vocab & bpe_vocab):,}; in only one of them: {len(wp_vocab ^ bpe_vocab)} "
+      f"(HF breaks ties in a different order each run: pairs tied at the last count)")
+
+# %% [markdown]
+# The same vocabulary (up to pairs tied at the cut-off). What does differ is the **encoder**. Give
+# both encoders that one vocabulary — WordPiece's longest match first, and BPE's merges replayed in
+# order — and cut the held-out words:
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+longest_first = HFTokenizer(models.WordPiece(vocab=bpe_hash.get_vocab(), unk_token="[UNK]"))
+longest_first.pre_tokenizer = pre_tokenizers.Whitespace()
+distinct = sorted(set(re.findall(r"\w+", heldout_text)))
+differ = [w for w in distinct if longest_first.encode(w).tokens != bpe_hash.encode(w).tokens]
+print(f"{len(differ):,} of {len(distinct):,} distinct held-out words ({len(differ) / len(distinct):.0%}) are cut "
+      "differently by the two encoders on one vocabulary")
+pd.DataFrame({"longest match first (WordPiece)": {w: " ".join(longest_first.encode(w).tokens) for w in differ[:8]},
+              "merges in order (BPE)": {w: " ".join(bpe_hash.encode(w).tokens) for w in differ[:8]}})
+
+# %% [markdown]
+# Longest-match-first grabs the longest piece at the start even when that leaves awkward pieces
+# after it; BPE builds pieces from the inside out in the order they were learned. Neither is
+# "right": they are two readings of one vocabulary.
+#
+# Now all four designs side by side, on words of the novel:
+
 # %%
 # NBVAL_IGNORE_OUTPUT
 WORDS = ["knighthood", "unlowered", "enchanters", "squire", "misfortunes", "Dulcinea"]
+sp_llama = sentencepieces["SentencePiece, LLaMA settings"]
 segment = {"BPE (HF, whitespace pre-tokenizer)": lambda w: hf_bpe.encode(w).tokens,
-           "WordPiece": lambda w: wordpiece.encode(w).tokens, "Unigram": lambda w: unigram.encode(w).tokens,
-           "SentencePiece BPE": lambda w: sp_fallback.encode(w, out_type=str)}
+           "WordPiece (HF)": lambda w: wordpiece.encode(w).tokens, "Unigram (HF)": lambda w: unigram.encode(w).tokens,
+           "SentencePiece BPE (LLaMA settings)": lambda w: sp_llama.encode(w, out_type=str)}
 pd.DataFrame({name: {w: " · ".join(cut(w)) for w in WORDS} for name, cut in segment.items()})
 
 # %% [hide-input]
+# Composes the sentence from this run's lengths (HF's ties vary from run to run, hence:)
 # NBVAL_IGNORE_OUTPUT
 lengths = {name: sum(len(cut(w)) for w in heldout_text.split()[:5000]) / 5000 for name, cut in segment.items()}
 best = min(lengths, key=lengths.get)
@@ -148,13 +261,41 @@ print(f"the four designs' tokens per word are within 20% of each other: {spread 
 #
 # Provilkov et al. (2020) keep the merges and change encoding: at every step, each merge that could
 # apply is skipped with probability `p`. The same word then comes out in several valid spellings,
-# and a model trained on them learns that a word can be cut in pieces. `dropout_tokens` does it in
-# a few lines (`bpe_course/widgets/dropout.py`); with `p = 0` it is GPT-2's own encoding:
+# and a model trained on them learns that a word can be cut in pieces. It is a small change to the
+# merge loop of chapter 09 — one random draw per candidate merge:
 
 # %%
+def dropout_merge(piece: bytes, ranks: dict[bytes, int], p: float, rng: Random) -> list[bytes]:
+    """BPE on one pre-token where, at every step, each merge that could apply is skipped with probability p."""
+    parts = [piece[i:i + 1] for i in range(len(piece))]
+    while len(parts) > 1:
+        kept = [(ranks[parts[i] + parts[i + 1]], i) for i in range(len(parts) - 1)
+                if parts[i] + parts[i + 1] in ranks and rng.random() >= p]
+        if not kept:  # every merge that could apply was skipped: the word stops here
+            break
+        _, i = min(kept)  # the lowest rank among the merges kept, leftmost on ties
+        parts[i:i + 2] = [parts[i] + parts[i + 1]]
+    return parts
+
+
+def dropout_tokens(tok: Tokenizer, text: str, p: float, rng: Random) -> list[bytes]:
+    """The tokens of ``text``, pre-tokenized as ``tok`` does, with BPE-dropout inside every pre-token."""
+    ranks = {a + b: k for k, (a, b) in reversed(list(enumerate(tok.merges)))}  # subtle: the earliest merge wins
+    return [part for piece in pretokenize(text, tok.pattern) for part in dropout_merge(piece.encode(), ranks, p, rng)]
+
+
+# %% [markdown]
+# With `p = 0` nothing is skipped, so it must be GPT-2's own encoding; the package has the same two
+# functions (`bpe_course/widgets/dropout.py`, behind the widget below), so the same seed must give
+# the same samples. Then the length, as `p` grows:
+
+# %%
+from bpe_course.widgets import dropout as package_dropout
+
 gpt = gpt2()
 sample = heldout_text[:5000]
 assert dropout_tokens(gpt, sample, 0.0, Random(0)) == [gpt.vocab[i] for i in gpt.encode_ordinary(sample)]
+assert dropout_tokens(gpt, sample, 0.3, Random(5)) == package_dropout.dropout_tokens(gpt, sample, 0.3, Random(5))
 by_p = {p: len(dropout_tokens(gpt, sample, p, Random(7))) / len(sample.split()) for p in (0.0, 0.05, 0.1, 0.2, 0.5, 1.0)}
 pd.Series(by_p, name="tokens per word").rename_axis("p").round(3)
 
@@ -167,104 +308,168 @@ hf_bpe.model.dropout = 0.1
 samples_hf = {" ".join(hf_bpe.encode("misfortunes").tokens) for _ in range(200)}
 hf_bpe.model.dropout = None
 assert len(samples_hf) > 1  # subtle: HF draws from its own unseeded generator, so how many varies from run to run
-plain = {" ".join(hf_bpe.encode("misfortunes").tokens) for _ in range(20)}
+plain_cuts = {" ".join(hf_bpe.encode("misfortunes").tokens) for _ in range(20)}
 print(f"'misfortunes' with dropout 0.1, 200 calls: more than one segmentation: {len(samples_hf) > 1}; "
-      f"without dropout, one segmentation every time: {len(plain) == 1}")
+      f"without dropout, one segmentation every time: {len(plain_cuts) == 1}")
 
 # %% [markdown]
-# Choose a word and `p`; each row is one sample (re-sample draws new ones):
+# Choose a word and `p`; each row is one sample (re-sample draws new ones). The word starts with a
+# space, as it does inside a sentence:
 
 # %%
+from bpe_course.widgets.dropout import DropoutExplorer
+
 explorer = DropoutExplorer(gpt, " unlowered", p=0.1)
 display(explorer.box)
 
 # %% [markdown]
-# From code, the rows are `explorer.samples`; every sample spells the word exactly:
+# From code, the rows are `.samples`. We drive a second explorer here, so that the one above stays
+# as its own cell made it; every sample spells the word exactly:
 
 # %%
-explorer.p.value = 0.3
-assert all(b"".join(s) == " unlowered".encode() for s in explorer.samples)
-print([" ".join(token_label(t) for t in s) for s in explorer.samples])
+driven = DropoutExplorer(gpt, " unlowered", p=0.3)
+assert all(b"".join(s) == " unlowered".encode() for s in driven.samples)
+print([" ".join(token_label(t) for t in s) for s in driven.samples])
 
 # %% [markdown]
 # ## 4. No tokenizer at all: the price in sequence length
 #
-# Byte-level models (ByT5, for one) skip the vocabulary and read UTF-8 bytes. Nothing is out of
-# vocabulary and nothing needs training, but every byte is a position. How much longer does that
-# make a sequence, measured on this chapter's held-out text and chapter 06's corpora?
+# Byte-level models (ByT5, Xue et al. 2022, for one) skip the vocabulary and read UTF-8 bytes.
+# Nothing is out of vocabulary and nothing needs training, but every byte is a position. How much
+# longer does that make a sequence, measured on this chapter's held-out text and chapter 06's corpora?
 
 # %%
 texts = {"don_quixote (held-out)": heldout_text, "python_docs (held-out)": corpus.train_heldout("python_docs")[1],
          "python_code (held-out)": corpus.train_heldout("python_code")[1]}
 price = pd.DataFrame({name: {"bytes per GPT-2 token": len(t.encode()) / len(gpt.encode_ordinary(t))}
                       for name, t in texts.items()}).T
-price["attention cost, relative (length²)"] = price["bytes per GPT-2 token"] ** 2
+price.round(2)
+
+# %% [markdown]
+# Self-attention compares every position with every other, so *its* cost grows with the square of
+# the length. But attention is only part of a forward pass. Kaplan et al. (2020, Table 1) count a
+# decoder's forward pass per position as 2N operations for the N weights of its layers (about
+# twelve times n_layer · d_model² of them), plus 2 · n_layer · n_ctx · d_model for attention over a
+# context of n_ctx positions, plus 2 · d_model · vocabulary for the output layer. Take a model the
+# shape of GPT-2 small (Radford et al. 2019; its sizes are the constants below) and give it the
+# same text as bytes: a context as many times longer as the table above says, and an output layer
+# over the byte values instead of GPT-2's tokens.
+
+# %%
+N_LAYER, D_MODEL, N_CTX, GPT2_VOCAB, BYTE_VOCAB = 12, 768, 1024, 50_257, 256
+
+
+def forward_flops(positions: int, vocab: int) -> dict[str, float]:
+    """Operations of one forward pass over ``positions`` positions, by part (Kaplan et al. 2020, Table 1)."""
+    n_weights = 12 * N_LAYER * D_MODEL ** 2  # attention's 4·d² and the MLP's 8·d² per layer
+    return {"layers (2N)": positions * 2 * n_weights,
+            "attention": positions * 2 * N_LAYER * positions * D_MODEL,
+            "output layer": positions * 2 * D_MODEL * vocab}
+
+
+for name, row in price.iterrows():
+    tokens = forward_flops(N_CTX, GPT2_VOCAB)
+    as_bytes = forward_flops(round(N_CTX * row["bytes per GPT-2 token"]), BYTE_VOCAB)
+    price.loc[name, "attention alone, ×"] = as_bytes["attention"] / tokens["attention"]
+    price.loc[name, "whole forward pass, ×"] = sum(as_bytes.values()) / sum(tokens.values())
 price.round(2)
 
 # %% [hide-input]
 display(Markdown(
     f"With GPT-2's tokens, one position covers {price['bytes per GPT-2 token'].min():.1f} to "
-    f"{price['bytes per GPT-2 token'].max():.1f} bytes of these texts. A byte-level model needs that many times "
-    f"the positions for the same text, and self-attention, whose cost grows with the square of the length, "
-    f"{price['attention cost, relative (length²)'].min():.0f} to {price['attention cost, relative (length²)'].max():.0f} "
-    "times the work — the price tokenizer-free designs pay, or work around with architectures that shorten the "
-    "byte sequence inside the model."))
+    f"{price['bytes per GPT-2 token'].max():.1f} bytes of these texts, so a byte-level model needs that many times "
+    f"the positions. The **attention term alone** then costs {price['attention alone, ×'].min():.0f} to "
+    f"{price['attention alone, ×'].max():.0f} times as much — the square. A **whole forward pass** of a "
+    f"GPT-2-small-sized model costs {price['whole forward pass, ×'].min():.1f} to "
+    f"{price['whole forward pass, ×'].max():.1f} times as much: most of its work is the layers' weights, which grow "
+    "only with the length, and the byte model's output layer is almost free. Still several times the work for the "
+    "same text — the price tokenizer-free designs pay, or work around with architectures that shorten the byte "
+    "sequence inside the model."))
 
 # %% [markdown]
 # ## Recap
 #
 # * SentencePiece BPE works on characters with `▁` for spaces and no regex; *byte fallback* spells
-#   unseen characters in bytes, which byte-level BPE does from the start.
-# * WordPiece scores pairs by how surprising they are, Unigram prunes a large vocabulary by
-#   likelihood; with the same size they compress alike and choose different pieces.
+#   unseen characters in bytes. With LLaMA's settings (no normalisation, whitespace kept) it gives
+#   every text back; its defaults (NFKC, extra whitespace removed) do not.
+# * WordPiece's score prefers pairs whose parts belong together; Hugging Face's `WordPieceTrainer`
+#   does not use it — it is count-based BPE with `##`, and what differs is the longest-match encoder.
+#   Unigram prunes a large vocabulary by likelihood. With the same size they compress alike and
+#   choose different pieces.
 # * BPE-dropout samples other valid segmentations from the same merges; `p = 0` is ordinary BPE.
-# * Without a tokenizer, sequences are several times longer and attention costs the square of that.
+# * Without a tokenizer, sequences are several times longer: attention costs the square of that,
+#   a whole forward pass of a small model a few times as much.
 #
 # ## Exercises
 
 # %%
-from bpe_course.exercises.ch15 import check_byte_price, check_dropout
+from bpe_course.exercises.ch15 import check_longest_match, check_reachable
 
 # %% [markdown]
-# **15.1** Write `my_dropout(piece, ranks, p, rng)`: BPE on the bytes `piece` where, at every step,
-# each applicable merge is skipped with probability `p` (draw with `rng.random()`); stop when every
-# applicable merge was skipped. The checker tries `p = 0`, `p = 1` and values in between.
+# **15.1** Write WordPiece's encoder for one word: `my_longest_match(word, vocab)` returns the
+# pieces, each the longest entry of `vocab` that fits at that point, continuing pieces written with
+# `##` in front. If at some point no entry fits, the whole word becomes `["[UNK]"]`. The checker
+# compares with Hugging Face's `models.WordPiece` on a small vocabulary of its own.
 
 # %%
-def my_dropout(piece: bytes, ranks: dict[bytes, int], p: float, rng: Random) -> list[bytes]:
-    return [piece[i:i + 1] for i in range(len(piece))]  # starter: never merges
+def my_longest_match(word: str, vocab: set[str]) -> list[str]:
+    return list(word)  # starter: one piece per character, no ##
 
 
-check_dropout(my_dropout)
+check_longest_match(my_longest_match)
 
 # %% [markdown]
 # <details><summary>Solution</summary>
 #
 # ```python
-# def my_dropout(piece, ranks, p, rng):
-#     parts = [piece[i:i + 1] for i in range(len(piece))]
-#     while len(parts) > 1:
-#         kept = [(ranks[parts[i] + parts[i + 1]], i) for i in range(len(parts) - 1)
-#                 if parts[i] + parts[i + 1] in ranks and rng.random() >= p]
-#         if not kept:
-#             break
-#         _, i = min(kept)
-#         parts[i:i + 2] = [parts[i] + parts[i + 1]]
-#     return parts
+# def my_longest_match(word, vocab):
+#     pieces, start = [], 0
+#     while start < len(word):
+#         for end in range(len(word), start, -1):
+#             piece = word[start:end] if start == 0 else "##" + word[start:end]
+#             if piece in vocab:
+#                 break
+#         else:
+#             return ["[UNK]"]
+#         pieces.append(piece)
+#         start = end
+#     return pieces
 # ```
 # </details>
 #
-# **15.2** How many times more positions does a byte-level model need than GPT-2 for
-# `heldout_text`? Give the ratio of its UTF-8 bytes to its GPT-2 tokens.
+# **15.2** Which segmentations can BPE-dropout produce at all, for some `0 < p < 1`? Write
+# `my_reachable(piece, ranks)` returning them all, as a set of tuples of bytes, by following every
+# choice `dropout_merge` could make instead of drawing. Check your answer against a few thousand
+# draws of `dropout_merge` before you run the checker.
 
 # %%
-my_price = 1.0  # replace with your computation
-check_byte_price(my_price, heldout_text)
+def my_reachable(piece: bytes, ranks: dict[bytes, int]) -> set[tuple[bytes, ...]]:
+    return {tuple(dropout_merge(piece, ranks, 0.0, Random(0)))}  # starter: only plain BPE's answer
+
+
+check_reachable(my_reachable)
 
 # %% [markdown]
 # <details><summary>Solution</summary>
 #
-# `len(heldout_text.encode("utf-8")) / len(gpt.encode_ordinary(heldout_text))`
+# At every step the merge applied is the lowest-ranked among those *kept*, and any one merge that
+# could apply may be the only one kept; or all may be dropped, and the word stops. So every state
+# reachable by applying applicable merges, in any order, stopping anywhere, can come out:
+#
+# ```python
+# def my_reachable(piece, ranks):
+#     start = tuple(piece[i:i + 1] for i in range(len(piece)))
+#     seen, todo = {start}, [start]
+#     while todo:
+#         parts = todo.pop()
+#         for i in range(len(parts) - 1):
+#             if parts[i] + parts[i + 1] in ranks:
+#                 merged = parts[:i] + (parts[i] + parts[i + 1],) + parts[i + 2:]
+#                 if merged not in seen:
+#                     seen.add(merged)
+#                     todo.append(merged)
+#     return seen
+# ```
 # </details>
 #
 # [← 14 When tokens bite](14_when_tokens_bite.ipynb) · [00 Start here](00_start_here.ipynb)

@@ -25,11 +25,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bpe_course.bytelevel import str_to_token
-from bpe_course.exercises import ch01, ch03, ch04, ch05, ch08, ch10, ch11, ch12
+from bpe_course.exercises import ch01, ch03, ch04, ch05, ch08, ch10, ch11, ch12, ch14, ch15
 from bpe_course.exercises.feedback import Feedback
 from bpe_course.pretokenize import GPT2_PATTERN, GPT4_PATTERN, pretokenize
 from bpe_course.tokenizer import Tokenizer
-from bpe_course.widgets.dropout import dropout_merge
 from bpe_course.train import train_bpe
 from bpe_course.wordbpe import count_pairs, merge_pair
 
@@ -122,18 +121,13 @@ SPEC: dict[str, tuple[dict[str, Any], dict[str, Arg | Fn]]] = {
                                 {"vocabulary_factor": Fn("a number", is_number)}),
     "check_mix": ({"mix": {"eng": 1}}, {"mix": Arg("a dict from language codes to copies",
                                                    lambda v: isinstance(v, Mapping))}),
-    "check_single_token_numbers": ({"answer": {1999}, "candidates": [1999, 12345], "tokenizer": practice_tokenizer()},
-                                   {"answer": Arg("a set of whole numbers", lambda v: isinstance(
-                                       v, (set, frozenset, list, tuple)) and all(is_int(n) for n in v)),
-                                    "candidates": Arg("a set of whole numbers", lambda v: isinstance(
-                                        v, (set, frozenset, list, tuple)) and all(is_int(n) for n in v)),
-                                    "tokenizer": Arg("a Tokenizer", lambda v: isinstance(v, Tokenizer))}),
-    "check_heal": ({"heal": lambda tok, p: (tok.encode(p)[:-1], tok.decode_bytes(tok.encode(p)[-1:])),
-                    "tokenizers": [practice_tokenizer()]},
-                   {"heal": Fn("a pair (a list of ids, bytes)", lambda v: isinstance(v, tuple) and len(v) == 2 and
-                               isinstance(v[1], (bytes, bytearray)) and isinstance(v[0], (list, tuple))),
-                    "tokenizers": Arg("a list of Tokenizers", lambda v: isinstance(v, (list, tuple)) and bool(v) and
-                                      all(isinstance(t, Tokenizer) for t in v))}),
+    "check_groups": ({"my_groups": ch14.groups_from_the_right},
+                     {"my_groups": Fn("a list of strings", lambda v: isinstance(v, list) and all(isinstance(s, str)
+                                                                                              for s in v))}),
+    "check_healed": ({"my_healed": ch14.healed, "tokenizers": [practice_tokenizer()]},
+                     {"my_healed": Fn("a list of ids", seq_of(is_int)),
+                      "tokenizers": Arg("a list of Tokenizers", lambda v: isinstance(v, (list, tuple)) and bool(v) and
+                                        all(isinstance(t, Tokenizer) for t in v))}),
     "check_first_merge": ({"answer": ("u", "n")}, {"answer": Arg("a pair of strings", str_pair)}),
     "check_first_merges": ({"answer": [("t", "e"), ("te", "n"), ("te", "a")]},
                            {"answer": Arg("a list of pairs of strings", seq_of(str_pair))}),
@@ -182,11 +176,12 @@ SPEC: dict[str, tuple[dict[str, Any], dict[str, Arg | Fn]]] = {
                           {"text": Arg("a string", is_str),
                            "gpt2_tok": Arg("a tokenizer", lambda v: v is None or callable(getattr(v, "encode", None))),
                            "gpt4_tok": Arg("a tokenizer", lambda v: v is None or callable(getattr(v, "encode", None)))}),
-    "check_dropout": ({"my_dropout": dropout_merge},
-                      {"my_dropout": Fn("a list of bytes", lambda v: isinstance(v, list) and all(
-                          isinstance(t, (bytes, bytearray)) for t in v))}),
-    "check_byte_price": ({"answer": 3.0, "text": "low lower"},
-                         {"answer": Arg("a number", is_number), "text": Arg("a string", is_str)}),
+    "check_longest_match": ({"my_longest_match": ch15.wordpiece_reference},
+                            {"my_longest_match": Fn("a list of strings", lambda v: isinstance(v, list) and all(
+                                isinstance(s, str) for s in v))}),
+    "check_reachable": ({"my_reachable": ch15.reachable},
+                        {"my_reachable": Fn("a set of tuples of bytes", lambda v: isinstance(v, (set, frozenset)) and all(
+                            isinstance(t, tuple) and all(isinstance(b, bytes) for b in t) for t in v))}),
     "check_fewest_merges": ({"answer": 300, "gpt2_tok": None},
                             {"answer": Arg("an int", is_int),
                              "gpt2_tok": Arg("a Tokenizer (or None)", lambda v: v is None or isinstance(v, Tokenizer))}),
