@@ -20,8 +20,9 @@ from bpe_course.pretokenize import GPT2_PATTERN, GPT4_PATTERN
 from bpe_course.pretrained import packaged_file
 from bpe_course.viz import token_label
 from bpe_course.widgets import merge_count
+from bpe_course.widgets.measures import text_measures
 from bpe_course.widgets.merge_count import (MAX_CHIPS, MergeCountSlider, course_tokenizers, made_counts,
-                                            merge_steps, text_numbers, truncated_numbers)
+                                            merge_steps, truncated_numbers)
 
 CHIP = re.compile(r'<span class="bpe-chip"[^>]*? title="id (\d+)" data-id="\d+">(.*?)</span>')
 TEXT = ("Byte-level BPE: 12345678 naïve cafés, 東京 and 🙂.\n    def f(x):  # DON'T\n        return x ** 2\n"
@@ -119,44 +120,38 @@ def test_merge_steps_are_log_spaced_and_end_at_all(n):
     assert len(steps) <= 3 * len(str(n)) + 2
 
 
-def test_vocab_size_is_the_truncated_vocabulary(own, cl100k_tok):
+def test_vocab_entries_are_the_truncated_vocabulary(own, cl100k_tok):
     rows = truncated_numbers(own, TEXT, [0, 1, 50, 300, 10**6])
     assert [r["merges"] for r in rows] == [0, 1, 50, 300, len(own.merges)]  # clamped to all
     for row in rows:
         small = own.truncated(row["merges"])
-        assert row["vocab_size"] == len(small.vocab)
-        assert row == {"merges": row["merges"], "vocab_size": len(small.vocab),
-                       **text_numbers(small.encode_ordinary(TEXT), TEXT)}
+        assert row["vocab_entries"] == len(small.vocab)
+        assert row == {"merges": row["merges"], "vocab_entries": len(small.vocab),
+                       **text_measures(len(small.encode_ordinary(TEXT)), TEXT)}
     row = truncated_numbers(cl100k_tok, "", [777])[0]
-    assert row["vocab_size"] == len(cl100k_tok.truncated(777).vocab) and row["tokens"] == 0
+    assert row["vocab_entries"] == len(cl100k_tok.truncated(777).vocab) and row["tokens"] == 0
+    assert "vocab_size" not in row  # largest id + 1 would count the special tokens' high ids: 100,277
     # two merges making the same bytes make one token
     twice = Tokenizer({b: bytes([b]) for b in range(256)} | {256: b"ab"}, [(b"a", b"b"), (b"a", b"b")])
     assert made_counts(twice) == [0, 1, 1]
-    assert [r["vocab_size"] for r in truncated_numbers(twice, "ab", [0, 1, 2])] == \
+    assert [r["vocab_entries"] for r in truncated_numbers(twice, "ab", [0, 1, 2])] == \
         [len(twice.truncated(k).vocab) for k in range(3)]
 
 
-def test_text_numbers():
-    ids = list(range(6))
-    assert text_numbers(ids, "né wé") == {"tokens": 6, "words": 2, "tokens_per_word": 3.0,
-                                          "bytes_per_token": len("né wé".encode()) / 6}
-    assert text_numbers([], "") == {"tokens": 0, "words": 0, "tokens_per_word": 0.0, "bytes_per_token": 0.0}
+def test_an_empty_text_shows_dashes_not_zeros(own):
+    w = MergeCountSlider({"mine": own}, "")
+    assert w.ids == [] and stat(w, "bpe-mc-tokens") == "0"
+    assert stat(w, "bpe-mc-tpw") == "–" and stat(w, "bpe-mc-bpt") == "–"  # no words, no tokens: no ratio
+    w.text.value = "   "
+    assert stat(w, "bpe-mc-tpw") == "–" and stat(w, "bpe-mc-bpt") == "3.00"
 
 
-def test_presets_offer_o200k_only_when_the_package_has_it(own, monkeypatch):
-    monkeypatch.delattr(bpe_course, "o200k", raising=False)
-    monkeypatch.delattr(bpe_course.pretrained, "o200k", raising=False)
+def test_presets_are_yours_then_gpt2_gpt4_and_gpt4o_loaded_on_demand(own):
     presets = course_tokenizers(own, "mine")
-    assert list(presets) == ["mine", "GPT-2", "GPT-4 (cl100k)"]
+    assert list(presets) == ["mine", "GPT-2", "GPT-4 (cl100k)", "GPT-4o (o200k)"]
     assert presets["mine"] is own and presets["GPT-2"] is bpe_course.pretrained.gpt2
-    assert list(course_tokenizers()) == ["GPT-2", "GPT-4 (cl100k)"]
-
-    def fake_o200k() -> Tokenizer:
-        return own
-
-    monkeypatch.setattr(bpe_course, "o200k", fake_o200k, raising=False)
-    presets = course_tokenizers(own)
-    assert list(presets)[-1] == "GPT-4o (o200k)" and presets["GPT-4o (o200k)"] is fake_o200k
+    assert presets["GPT-4o (o200k)"] is bpe_course.pretrained.o200k
+    assert list(course_tokenizers()) == ["GPT-2", "GPT-4 (cl100k)", "GPT-4o (o200k)"]
 
 
 # ---- the widget ------------------------------------------------------------------------------
@@ -236,7 +231,7 @@ def test_typing_text_keeps_the_count(own):
     w.text.value = TEXT
     expect_shown(w, own, 300, TEXT)
     w.text.value = ""
-    assert w.ids == [] and w.merges == 300 and stat(w, "bpe-mc-tpw") == "0.00"
+    assert w.ids == [] and w.merges == 300 and stat(w, "bpe-mc-tpw") == "–"  # no words: no ratio
 
 
 def test_switching_tokenizer_keeps_the_count_and_all_stays_all(own, gpt2_tok, cl100k_tok):

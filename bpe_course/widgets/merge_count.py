@@ -24,18 +24,16 @@ True
 from __future__ import annotations
 
 import html
-import types
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from typing import Union
 
 import ipywidgets as widgets
 
-import bpe_course
-
 from .. import pretrained
 from ..tokenizer import Tokenizer
 from ..viz import chips_html, token_label
+from .measures import shown, text_measures
 
 TokenizerSource = Union[Tokenizer, Callable[[], Tokenizer]]  # a tokenizer, or a function loading one on demand
 
@@ -87,21 +85,12 @@ def made_counts(tok: Tokenizer) -> list[int]:
     return counts
 
 
-def text_numbers(ids: Sequence[int], text: str) -> dict[str, float]:
-    """Tokens, words (whitespace-separated), tokens per word and UTF-8 bytes per token.
-
-    >>> text_numbers([1, 2, 3], "ab cd")
-    {'tokens': 3, 'words': 2, 'tokens_per_word': 1.5, 'bytes_per_token': 1.6666666666666667}
-    """
-    tokens, words = len(ids), len(text.split())
-    return {"tokens": tokens, "words": words, "tokens_per_word": tokens / words if words else 0.0,
-            "bytes_per_token": len(text.encode("utf-8")) / tokens if tokens else 0.0}
-
-
 def truncated_numbers(tok: Tokenizer, text: str, merge_counts: Iterable[int]) -> list[dict[str, float]]:
-    """One row per merge count ``k`` (clamped to the tokenizer's merges): ``merges``, ``vocab_size``
-    (``len(tok.truncated(k).vocab)``) and the :func:`text_numbers` of ``tok.truncated(k)`` on ``text``.
+    """One row per merge count ``k`` (clamped to the tokenizer's merges): ``merges``, ``vocab_entries``
+    (the tokens ``tok.truncated(k)`` holds: bytes, tokens its merges made, special tokens) and the
+    :func:`~bpe_course.widgets.measures.text_measures` of ``tok.truncated(k)`` on ``text``.
 
+    subtle: not ``vocab_size`` (largest id + 1): a cut tokenizer keeps its special tokens' high ids.
     Special-token text is encoded as ordinary text, as everywhere in this widget.
     """
     counts = made_counts(tok)
@@ -109,34 +98,18 @@ def truncated_numbers(tok: Tokenizer, text: str, merge_counts: Iterable[int]) ->
     for k in merge_counts:
         k = min(k, len(tok.merges))
         ids = tok.encode_ordinary_truncated(text, k)
-        rows.append({"merges": k, "vocab_size": 256 + counts[k] + len(tok.special_tokens), **text_numbers(ids, text)})
+        rows.append({"merges": k, "vocab_entries": 256 + counts[k] + len(tok.special_tokens),
+                     **text_measures(len(ids), text)})
     return rows
 
 
-def find_o200k() -> Callable[[], Tokenizer] | None:
-    """``bpe_course.o200k`` (GPT-4o's tokenizer) if this version of the package has it, else None.
-
-    subtle: looked up when called, not imported, so the widget works with or without it; a module of
-    that name is searched for a function of the same name.
-    """
-    for place in (bpe_course, pretrained):
-        found = getattr(place, "o200k", None)
-        if isinstance(found, types.ModuleType):
-            found = getattr(found, "o200k", None)
-        if callable(found):
-            return found
-    return None
-
-
 def course_tokenizers(own: Tokenizer | None = None, own_name: str = "your tokenizer") -> dict[str, TokenizerSource]:
-    """The presets: your own tokenizer (if given), GPT-2, GPT-4 (cl100k) and, where available, GPT-4o
-    (o200k). The pretrained ones are loaded only when first chosen."""
+    """The presets: your own tokenizer (if given), GPT-2, GPT-4 (cl100k) and GPT-4o (o200k). The
+    pretrained ones are loaded only when first chosen."""
     found: dict[str, TokenizerSource] = {own_name: own} if own is not None else {}
     found["GPT-2"] = pretrained.gpt2
     found["GPT-4 (cl100k)"] = pretrained.cl100k
-    o200k = find_o200k()
-    if o200k is not None:
-        found["GPT-4o (o200k)"] = o200k
+    found["GPT-4o (o200k)"] = pretrained.o200k
     return found
 
 
@@ -153,7 +126,8 @@ class MergeCountSlider:
       into ``exact`` that is not a notch becomes one, so the readout always shows the exact count;
     * ``exact`` -- a ``BoundedIntText`` for any count from 0 to all (``bpe-mc-exact``);
     * ``status`` -- "updating…" while it works, then what is shown (``bpe-mc-status``);
-    * ``stats`` -- tokens, words, tokens per word, bytes per token, vocabulary (``bpe-mc-stats``);
+    * ``stats`` -- tokens, words, tokens per word, bytes per token, the tokens the cut vocabulary holds
+      (``vocab_entries``; ``bpe-mc-stats``);
     * ``last_merge`` -- the last merge still used (``bpe-mc-last-merge``);
     * ``chips`` -- the tokens as chips, hover for the id (``bpe-mc-chips``).
 
@@ -310,8 +284,8 @@ class MergeCountSlider:
         self._lay_out(name, n, k)
         ids = self.encode(name, k, text)
         self.shown = {"name": name, "merges": k, "n_merges": n, "text": text, "ids": ids,
-                      "numbers": text_numbers(ids, text),
-                      "vocab_size": 256 + self._made[name][k] + len(tok.special_tokens)}
+                      "numbers": text_measures(len(ids), text),
+                      "vocab_entries": 256 + self._made[name][k] + len(tok.special_tokens)}
         self.stats.value = self._stats_html()
         self.last_merge.value = self._last_merge_html(tok, k)
         shown = ids[:MAX_CHIPS]
@@ -339,11 +313,11 @@ class MergeCountSlider:
                              f'color:{"#a00" if kind == "error" else "#555"}">{mark} {html.escape(message)}</span>')
 
     def _stats_html(self) -> str:
-        s, vocab = self.numbers, self.shown["vocab_size"]
+        s, vocab = self.numbers, self.shown["vocab_entries"]
         parts = [f'<span class="bpe-mc-tokens">{s["tokens"]:,}</span> tokens',
                  f'<span class="bpe-mc-words">{s["words"]:,}</span> words',
-                 f'<span class="bpe-mc-tpw">{s["tokens_per_word"]:.2f}</span> tokens per word',
-                 f'<span class="bpe-mc-bpt">{s["bytes_per_token"]:.2f}</span> bytes per token',
+                 f'<span class="bpe-mc-tpw">{shown(s["tokens_per_word"])}</span> tokens per word',
+                 f'<span class="bpe-mc-bpt">{shown(s["bytes_per_token"])}</span> bytes per token',
                  f'vocabulary <span class="bpe-mc-vocab">{vocab:,}</span>']
         return f'<div style="font-family:sans-serif;font-size:13px">{" · ".join(parts)}</div>'
 
