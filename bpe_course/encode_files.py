@@ -24,7 +24,6 @@ when every id fits, else ``uint32``.
 from __future__ import annotations
 
 import mmap
-import multiprocessing
 import os
 import sys
 import tempfile
@@ -33,14 +32,13 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from .errors import CorpusError
-from .fast.parallel import RESAVE, byte_cuts, quiet_on_interrupt
+from .fast.parallel import RESAVE, byte_cuts, run_in_workers, worker_count
 from .files import read_text_blocks
 from .tokenizer import Tokenizer
 
 READ_BYTES = 1 << 20  # a worker reads and decodes its range this many bytes at a time
 WRITE_IDS = 1 << 18  # ids gathered before they are written out
 _U32 = "I" if array("I").itemsize == 4 else "L"  # a 32-bit unsigned typecode
-_TOKENIZER: Tokenizer | None = None  # the tokenizer forked workers use (see _run)
 SPECIALS_MODES = {"allow": {"allowed_special": "all"}, "text": {"disallowed_special": ()}, "error": {}}
 
 
@@ -98,35 +96,30 @@ def _bar(total: int, enabled: bool):
 
 
 def _run(tokenizer: Tokenizer, args: list[tuple], workers: int | None, bar) -> list[tuple[int, int]]:
-    """Encode every range, in forked workers when there are several; ``(ids written, largest id)`` each."""
-    global _TOKENIZER
-    n_workers = min(len(args), workers or min(os.cpu_count() or 1, 8))
-    _TOKENIZER = tokenizer  # subtle: forked workers find it here; a Tokenizer is never pickled
+    """Encode every range, in forked workers when there are several; ``(ids written, largest id)`` each.
+
+    subtle: the workers are forked copies of this process (:func:`bpe_course.fast.parallel.run_in_workers`),
+    so each finds ``tokenizer`` in its own memory: a Tokenizer is never pickled, only two numbers come back.
+    """
+    results: list[tuple[int, int]] = [(0, 0)] * len(args)
+
+    def done(k: int, result: tuple[int, int]) -> None:
+        results[k] = result
+        if bar is not None:
+            bar.update(args[k][2] - args[k][1])
+
     try:
-        if n_workers <= 1 or "fork" not in multiprocessing.get_all_start_methods():
-            results = []
-            for a in args:
-                results.append(_encode_range(*a))
-                if bar is not None:
-                    bar.update(a[2] - a[1])
-            return results
-        with multiprocessing.get_context("fork").Pool(n_workers, initializer=quiet_on_interrupt) as pool:
-            pending = [pool.apply_async(_encode_range, a) for a in args]
-            results = []
-            for a, job in zip(args, pending):
-                results.append(job.get())
-                if bar is not None:
-                    bar.update(a[2] - a[1])
-            return results
+        run_in_workers(_encode_range, [(tokenizer, *a) for a in args], min(len(args), worker_count(workers)), done,
+                       name="an encoding worker", gives="its ids")
     finally:
-        _TOKENIZER = None
         if bar is not None:
             bar.close()
+    return results
 
 
-def _encode_range(path: Path, start: int, end: int, part: Path, specials: str) -> tuple[int, int]:
+def _encode_range(tokenizer: Tokenizer, path: Path, start: int, end: int, part: Path,
+                  specials: str) -> tuple[int, int]:
     """Encode bytes ``start:end`` of ``path`` into ``part`` (raw uint32); the count and the largest id."""
-    tokenizer = _TOKENIZER
     ids = array(_U32)
     written, biggest = 0, 0
     text = read_text_blocks(path, CorpusError, start, end, block=READ_BYTES, hint=RESAVE)

@@ -1,9 +1,12 @@
-"""Forked counting workers: their counts come back, their errors are raised in the parent with the
-same message, a worker that dies is named, and no worker outlives the call."""
+"""Forked workers (counting and encoding files): their results come back, their errors are raised in
+the parent with the same message, a worker that dies is named, Ctrl-C stops them all, and no worker
+outlives the call."""
 
 from __future__ import annotations
 
 import os
+import signal
+import time
 from collections import Counter
 from pathlib import Path
 
@@ -12,7 +15,7 @@ import pytest
 from bpe_course import count_pretokens
 from bpe_course.errors import CorpusError
 from bpe_course.fast import parallel
-from bpe_course.fast.parallel import _fork, _result, add_text, count_parts
+from bpe_course.fast.parallel import _fork, _result, add_text, count_parts, run_in_workers, worker_count
 from bpe_course.fast.count import SegmentCounter
 from bpe_course.pretokenize import GPT2_PATTERN
 
@@ -81,3 +84,69 @@ def test_a_megabyte_is_shared_out_and_counted_the_same(tmp_path, docs_text):
     path.write_text(text, encoding="utf-8")
     assert count_pretokens(Path(path)) == count_pretokens(Path(path), workers=1) == count_pretokens(text, workers=1)
     assert no_children_left()
+
+
+def nap_then_pid(seconds: float) -> int:
+    time.sleep(seconds)
+    return os.getpid()
+
+
+def test_every_job_is_done_by_one_of_the_workers():
+    found: dict[int, int] = {}
+    start = time.perf_counter()
+    run_in_workers(nap_then_pid, [(0.3,)] * 4 + [(0,)] * 20, 2, found.__setitem__)
+    took = time.perf_counter() - start
+    assert sorted(found) == list(range(24))
+    assert len(set(found.values())) == 2 and os.getpid() not in found.values()  # two workers served every job
+    assert took >= 0.6  # four naps of 0.3 s, two at a time: never all four at once
+    assert no_children_left()
+
+
+def test_one_worker_runs_the_jobs_here_in_order():
+    order = []
+    run_in_workers(nap_then_pid, [(0,), (0,)], 1, lambda k, pid: order.append((k, pid)))
+    assert order == [(0, os.getpid()), (1, os.getpid())]
+
+
+def test_a_failing_job_is_raised_and_stops_the_others():
+    def job(k):
+        if k == 2:
+            raise CorpusError("notes.txt: not valid UTF-8 at byte offset 7 (byte 0xff)")
+        time.sleep(30 if k == 0 else 0)  # the first is still running when the third fails
+        return k
+
+    start = time.perf_counter()
+    with pytest.raises(CorpusError, match="byte offset 7"):
+        run_in_workers(job, [(0,), (1,), (2,), (3,)], 3, lambda k, v: None)
+    assert time.perf_counter() - start < 20  # the sleeping worker was stopped, not waited for
+    assert no_children_left()
+
+
+def test_an_encoding_worker_that_dies_is_named():
+    with pytest.raises(RuntimeError, match=r"an encoding worker \(process \d+\) ended without its ids "
+                                           r"\(exit status 5\)"):
+        run_in_workers(os._exit, [(5,), (5,)], 2, lambda k, v: None, name="an encoding worker", gives="its ids")
+    assert no_children_left()
+
+
+def test_ctrl_c_while_waiting_stops_every_worker(monkeypatch):
+    def ctrl_c(signum, frame):
+        raise KeyboardInterrupt
+
+    old = signal.signal(signal.SIGALRM, ctrl_c)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 0.5)  # Ctrl-C half a second in, while the parent waits
+        start = time.perf_counter()
+        with pytest.raises(KeyboardInterrupt):
+            run_in_workers(nap_then_pid, [(30,)] * 3, 2, lambda k, v: None)
+        assert time.perf_counter() - start < 20
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+    assert no_children_left()
+
+
+def test_the_worker_cap_is_one_rule(monkeypatch):
+    assert worker_count(3) == 3 and worker_count(None) == min(os.cpu_count() or 1, parallel.MAX_WORKERS)
+    monkeypatch.setattr(parallel, "CAN_FORK", False)  # Windows: no fork, so everything runs here
+    assert worker_count(3) == worker_count(None) == 1

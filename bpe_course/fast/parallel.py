@@ -6,6 +6,14 @@ the parent through ``fork``, so nothing big is pickled; a file is never read who
 opens it and reads its own byte range a block at a time, so memory stays flat however big the
 file (its cut points are found through a memory map, touching only the bytes near each cut).
 Only the workers' pre-token counts come back.
+
+Every worker process of the package is started here, one way (:func:`_start`): a bare ``os.fork``
+whose child is sent job numbers through one pipe and sends each pickled result (or its error)
+back through another -- one job per worker for counting (:func:`count_parts`), as many as come
+for encoding files (:func:`run_in_workers`). The jobs themselves are never sent: the child is a
+copy of this process and finds them in its own memory. A worker's error is raised in the parent with its own
+message, a worker that dies is named with its exit status, Ctrl-C is reported once by the parent,
+and no worker outlives the call.
 """
 
 from __future__ import annotations
@@ -14,9 +22,12 @@ import mmap
 import os
 import pickle
 import re
+import select
 import signal
 from collections import Counter
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import NamedTuple
 
 from ..errors import CorpusError
 from ..files import read_text_blocks
@@ -26,6 +37,8 @@ from .count import SegmentCounter
 _VISIBLE_SPACE = re.compile(rb"[!-~] [!-~]")
 PARALLEL_MIN_CHARS = 1 << 19  # below this, starting a worker process costs more than it saves (see count_parts)
 EXPLICIT_MIN_CHARS = 1 << 16  # with workers=N given, texts from this size on are shared out
+MAX_WORKERS = 8  # the default number of workers is the number of cores, but at most this many
+CAN_FORK = hasattr(os, "fork")  # workers are forked copies of this process: none on Windows
 STREAM_BYTES = 1 << 20  # a file is decoded this many bytes at a time, so its text is never whole
 RESAVE = "; re-save the file as UTF-8"  # what to do about a bad byte in a training file
 
@@ -68,7 +81,7 @@ def count_parts(count, shared, cuts: list[int], specials: list[str], counter: Se
     if len(bounds) == 1:
         count(shared, *bounds[0], specials, counter)
         return
-    workers: list[tuple[int, int]] = []
+    workers: list[Worker] = []
     try:
         for start, end in bounds[:-1]:
             workers.append(_fork(_count_part, count, shared, start, end, specials, counter.pattern))
@@ -78,8 +91,8 @@ def count_parts(count, shared, cuts: list[int], specials: list[str], counter: Se
         while workers:
             counts.update(_result(*workers.pop(0)))
     finally:
-        for pid, pipe in workers:  # only after an error or Ctrl-C: stop the workers still running
-            _stop(pid, pipe)
+        for worker in workers:  # only after an error or Ctrl-C: stop the workers still running
+            _stop(worker)
 
 
 def _count_part(count, shared, start: int, end: int, specials: list[str], pattern: str | None) -> Counter[str]:
@@ -88,27 +101,92 @@ def _count_part(count, shared, start: int, end: int, specials: list[str], patter
     return counter.finish(Counter())
 
 
-def _fork(task, *args) -> tuple[int, int]:
-    """Start ``task(*args)`` in a forked child; its pid, and the pipe its pickled outcome will come through."""
-    read, write = os.pipe()
+def run_in_workers(task: Callable, jobs: Sequence[tuple], workers: int, done: Callable[[int, object], None], *,
+                   name: str = "a worker", gives: str = "its result") -> None:
+    """Call ``done(k, task(*jobs[k]))`` for every job, the tasks shared by ``workers`` forked worker processes.
+
+    Each worker is handed its next job as soon as it is free, so short and long jobs mix well, and it
+    keeps what it built along the way (a tokenizer's caches) from one job to the next. ``done`` is
+    called here as each job is finished (not in the order of the jobs). With one worker, or where
+    processes cannot be forked, the jobs run here one after another. A worker's error is raised here;
+    on any error or Ctrl-C the workers still running are stopped. ``name`` and ``gives`` are for the
+    message about a worker that died (``"an encoding worker"``, ``"its ids"``).
+
+    >>> found = {}
+    >>> run_in_workers(pow, [(2, 10), (3, 3), (5, 2)], 2, found.__setitem__)
+    >>> found == {0: 1024, 1: 27, 2: 25}
+    True
+    """
+    if workers <= 1 or not CAN_FORK:
+        for k, job in enumerate(jobs):
+            done(k, task(*job))
+        return
+    waiting = list(range(len(jobs)))[::-1]
+    running: dict[int, tuple[Worker, int]] = {}  # a worker's answer pipe -> (the worker, the job it is on)
+    try:
+        for _ in range(min(workers, len(jobs))):
+            worker = _start(task, jobs, name, [fd for w, _ in running.values() for fd in (w.orders, w.answers)])
+            running[worker.answers] = (worker, waiting.pop())
+            _order(worker, running[worker.answers][1])
+        while running:
+            ready, _, _ = select.select(list(running), [], [])  # subtle: raw pipes: no buffer hides an answer
+            worker, k = running.pop(ready[0])
+            result = _answer(worker, name, gives)
+            if waiting:
+                running[worker.answers] = (worker, waiting.pop())
+                _order(worker, running[worker.answers][1])
+            else:
+                _order(worker, _STOP)
+                _wait(worker, name, gives)
+            done(k, result)
+    finally:
+        for worker, _ in running.values():  # only after an error or Ctrl-C
+            _stop(worker)
+
+
+class Worker(NamedTuple):
+    """A forked worker process: it reads job numbers from ``orders`` and writes each outcome to ``answers``."""
+
+    pid: int
+    orders: int  # the pipe this process writes job numbers into
+    answers: int  # the pipe this process reads outcomes from
+
+
+_STOP = (1 << 32) - 1  # the job number that tells a worker to end
+_NUMBER = 4  # bytes of a job number
+_LENGTH = 8  # bytes of an answer's length, sent before the answer
+
+
+def _start(task: Callable, jobs: Sequence[tuple], name: str, others: Sequence[int] = ()) -> Worker:
+    """Fork a worker that runs ``task(*jobs[k])`` for each job number ``k`` it is sent, until it is told to stop.
+
+    Its answer to each job is ``(True, result)`` or ``(False, exception)``, pickled; after an
+    exception it ends. ``others``: the pipes of workers started before, which the child closes.
+    """
+    orders_out, orders_in = os.pipe()
+    answers_out, answers_in = os.pipe()
     pid = os.fork()
     if pid:
-        os.close(write)
-        return pid, read
+        os.close(orders_out)
+        os.close(answers_in)
+        return Worker(pid, orders_in, answers_out)
     status = 1
     try:  # the child: from here on it only ever leaves through os._exit
-        os.close(read)
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to report, once
-        try:
-            outcome = (True, task(*args))
-        except BaseException as exc:  # sent to the parent, which raises it
-            outcome = (False, exc)
-        try:
-            message = pickle.dumps(outcome, protocol=pickle.HIGHEST_PROTOCOL)
-        except Exception:  # an error that cannot be pickled: send what it said
-            message = pickle.dumps((False, RuntimeError(f"in a counting worker: {outcome[1]!r}")))
-        with open(write, "wb") as pipe:
-            pipe.write(message)
+        for fd in (orders_in, answers_out, *others):
+            os.close(fd)
+        while (k := int.from_bytes(_read(orders_out, _NUMBER) or _STOP.to_bytes(_NUMBER, "little"), "little")) != _STOP:
+            try:
+                outcome = (True, task(*jobs[k]))
+            except BaseException as exc:  # sent to the parent, which raises it
+                outcome = (False, exc)
+            try:
+                message = pickle.dumps(outcome, protocol=pickle.HIGHEST_PROTOCOL)
+            except Exception:  # an error that cannot be pickled: send what it said
+                message = pickle.dumps((False, RuntimeError(f"in {name}: {outcome[1]!r}")))
+            _write(answers_in, len(message).to_bytes(_LENGTH, "little") + message)
+            if not outcome[0]:
+                break
         status = 0
     finally:
         # subtle: _exit, not exit: the child must not run the parent's exit handlers, nor flush the
@@ -116,44 +194,99 @@ def _fork(task, *args) -> tuple[int, int]:
         os._exit(status)
 
 
-def _result(pid: int, pipe: int):
-    """What a forked ``task`` returned (its exception is raised here); waits for the child to end."""
+def _fork(task, *args, name: str = "a counting worker") -> Worker:
+    """Start ``task(*args)`` in a forked worker, its only job; :func:`_result` gives what it returned."""
+    worker = _start(task, [args], name)
+    _write(worker.orders, (0).to_bytes(_NUMBER, "little") + _STOP.to_bytes(_NUMBER, "little"))
+    return worker
+
+
+def _result(pid: int, orders: int, answers: int, name: str = "a counting worker", gives: str = "its counts"):
+    """What the only job of a worker from :func:`_fork` returned (its exception is raised here); waits for it to end."""
+    worker = Worker(pid, orders, answers)
+    result = _answer(worker, name, gives)
+    _wait(worker, name, gives)
+    return result
+
+
+def _order(worker: Worker, k: int) -> None:
+    """Send a worker the number of its next job (or :data:`_STOP`)."""
     try:
-        with open(pipe, "rb") as f:
-            done, value = pickle.load(f)
-    except EOFError:  # the child died before it could answer (killed, out of memory)
-        done = None
+        _write(worker.orders, k.to_bytes(_NUMBER, "little"))
+    except BrokenPipeError:
+        pass  # subtle: the worker died; its answer pipe, closed without an answer, will say so
+
+
+def _answer(worker: Worker, name: str, gives: str):
+    """The outcome of a worker's job: its result, or its exception raised here. On an error or Ctrl-C the
+    worker is stopped."""
+    try:
+        length = _read(worker.answers, _LENGTH)
+        done, value = pickle.loads(_read(worker.answers, int.from_bytes(length, "little"))) if length else (None, None)
     except BaseException:  # Ctrl-C while waiting
-        _stop(pid, None)
+        _stop(worker)
         raise
-    _, status = os.waitpid(pid, 0)
-    if done is None:
-        raise RuntimeError(f"a counting worker (process {pid}) ended without its counts "
-                           f"(exit status {os.waitstatus_to_exitcode(status)})")
+    if done is None:  # the worker died before it could answer (killed, out of memory)
+        status = _wait(worker, name, gives, check=False)
+        raise RuntimeError(f"{name} (process {worker.pid}) ended without {gives} (exit status {status})")
     if not done:
+        _wait(worker, name, gives, check=False)
         raise value
     return value
 
 
-def _stop(pid: int, pipe: int | None) -> None:
-    """Stop a forked child that is no longer wanted, and reap it."""
-    if pipe is not None:
-        os.close(pipe)
-    os.kill(pid, signal.SIGKILL)
-    os.waitpid(pid, 0)
+def _wait(worker: Worker, name: str, gives: str, check: bool = True) -> int:
+    """Wait for a worker that was told to stop (or failed) to end, close its pipes; its exit status."""
+    os.close(worker.orders)
+    os.close(worker.answers)
+    _, status = os.waitpid(worker.pid, 0)
+    code = os.waitstatus_to_exitcode(status)
+    if check and code != 0:
+        raise RuntimeError(f"{name} (process {worker.pid}) ended with exit status {code} after {gives}")
+    return code
 
 
-def quiet_on_interrupt() -> None:
-    """In a worker: leave Ctrl-C to the parent, which stops the pool and says so once (no traceback per worker)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+def _stop(worker: Worker) -> None:
+    """Stop a forked worker that is no longer wanted, close its pipes and reap it."""
+    for fd in (worker.orders, worker.answers):
+        try:
+            os.close(fd)
+        except OSError:  # already closed
+            pass
+    os.kill(worker.pid, signal.SIGKILL)
+    os.waitpid(worker.pid, 0)
+
+
+def _read(fd: int, size: int) -> bytes:
+    """Exactly ``size`` bytes from the pipe ``fd``; fewer only at its end (the writer has gone)."""
+    chunks = []
+    while size:
+        chunk = os.read(fd, size)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size -= len(chunk)
+    return b"".join(chunks)
+
+
+def _write(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def worker_count(workers: int | None) -> int:
+    """How many worker processes: ``workers`` if given, else one per core up to :data:`MAX_WORKERS`;
+    always 1 where processes cannot be forked."""
+    if not CAN_FORK:
+        return 1
+    return max(1, workers or min(os.cpu_count() or 1, MAX_WORKERS))
 
 
 def _workers(size: int, workers: int | None) -> int:
     """How many processes count a text of ``size``: all cores by default, once the text is big."""
     smallest = PARALLEL_MIN_CHARS if workers is None else EXPLICIT_MIN_CHARS
-    if size < smallest or not hasattr(os, "fork"):  # workers are forks (none on Windows)
-        return 1
-    return max(1, workers or min(os.cpu_count() or 1, 8))
+    return 1 if size < smallest else worker_count(workers)
 
 
 def char_cuts(text: str, pattern: str | None, specials: list[str], workers: int | None) -> list[int]:
