@@ -562,9 +562,9 @@ display(Markdown(
 # vocabulary starts with the 256 characters `chr(0)` … `chr(255)`, then every other character of the
 # text in sorted order (`Ġ` among them), then `<|endoftext|>`; then it merges the most frequent pair
 # (ties: the pair counted first) until the vocabulary has the size asked for, **with no stop rule**.
-# Its encoder splits text on whitespace, writes `Ġ` before every word but the text's first, and
-# merges any adjacent pair that is a learned merge in left-to-right passes — not in the order training
-# learned them. It trains on an essay (not shipped with this course), asking for a vocabulary of a
+# Its encoder splits text on whitespace, writes `Ġ` before every word but the text's first, takes a
+# word that is a token as it is, and otherwise merges any adjacent pair that is a learned merge in
+# left-to-right passes — not in the order training learned them. It trains on an essay (not shipped with this course), asking for a vocabulary of a
 # thousand, and prints:
 
 # %%
@@ -637,7 +637,10 @@ ids_004 = {token: i for i, token in vocab_004.items()}
 
 
 def encode_word_004(word: str) -> tuple[int, ...]:
-    """The notebook's encoder for one word: left-to-right passes merging any learned pair."""
+    """The notebook's encoder for one word: the word's own id if it is a token, else left-to-right passes
+    merging any learned pair."""
+    if word in ids_004:
+        return (ids_004[word],)
     ids = [ids_004[ch] for ch in word]
     changed = True
     while changed and len(ids) > 1:
