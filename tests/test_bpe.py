@@ -1,0 +1,36 @@
+"""BPE's rule (bpe_course.bpe): which merge first made a token, and the rule against tiktoken's own files."""
+
+from __future__ import annotations
+
+from hypothesis import given, strategies as st
+
+from bpe_course import gpt2
+from bpe_course.bpe import first_merge_ranks, merges_from_ranks
+
+symbols = st.sampled_from([b"a", b"b", b"ab", b"ba", b"c"])
+
+
+@given(st.lists(st.tuples(symbols, symbols), max_size=30))
+def test_first_merge_ranks_keeps_the_first_merge_of_each_token(merges):
+    expected: dict[bytes, int] = {}
+    for rank, (a, b) in enumerate(merges):
+        if a + b not in expected:
+            expected[a + b] = rank
+    ranks = first_merge_ranks(merges)
+    assert ranks == expected
+    assert list(ranks) == list(expected)  # in creation order
+
+
+def test_first_merge_ranks_of_gpt2_are_its_ids_in_merge_order():
+    tok = gpt2()
+    ranks = first_merge_ranks(tok.merges)
+    assert len(ranks) == len(tok.merges) == 50_000  # no token of GPT-2 is made twice
+    ids = [tok.encode_piece(token)[0] for token in ranks]
+    assert ids == sorted(ids)
+    assert tok.first_merge_ranks() == ranks
+
+
+def test_merges_from_ranks_recovers_gpt2s_merges():
+    tok = gpt2()
+    ranks = {token: i for i, token in tok.vocab.items() if i not in tok.special_tokens.values()}
+    assert merges_from_ranks(ranks) == tok.merges
