@@ -47,8 +47,9 @@ print(f"don_quixote: {len(train_text):,} training characters, {len(lines):,} non
 # would be unknown — unless `byte_fallback` is on, which adds the 256 bytes to the vocabulary and
 # spells an unseen character in UTF-8 bytes.
 #
-# The library's *defaults* also change the text before training and encoding: NFKC normalisation
-# (`ﬁ` becomes `fi`, `½` becomes `1⁄2`) and removal of leading, trailing and repeated spaces. LLaMA 1
+# The library's *defaults* also change the text before training and encoding: a normalisation
+# built on NFKC (`nmt_nfkc`: `ﬁ` becomes `fi`, `½` becomes `1⁄2`) and removal of leading, trailing
+# and repeated spaces. LLaMA 1
 # and 2 did not use those defaults. Their tokenizer file records the settings it was trained with
 # (printed from Meta's `tokenizer.model` in Karpathy's llama2.c notes, `doc/train_llama_tokenizer.md`,
 # and described in the LLaMA paper, Touvron et al. 2023, §2.1: numbers split into single digits,
@@ -116,7 +117,8 @@ display(Markdown(
     f"{', '.join(f'`{c!r}`' for c in as_bytes)} here — LLaMA's `character_coverage` leaves the rarest characters of "
     f"the training text out{digits_note}. "
     f"With the defaults and byte fallback, only {len(back[FALLBACK])} of the samples come back: "
-    f"{', '.join(f'`{t!r}`' for t in normalised)} do not, because NFKC rewrote characters and extra whitespace "
+    f"{', '.join(f'`{t!r}`' for t in normalised)} do not, because the normaliser rewrote characters and extra "
+    "whitespace "
     f"was removed before encoding. Without byte fallback, {len(lost)} of the samples also "
     f"{'contains' if len(lost) == 1 else 'contain'} a character mapped to the unknown piece "
     f"`{plain.id_to_piece(plain.unk_id())}`, which no decoder can bring back. So SentencePiece can round-trip "
@@ -391,7 +393,7 @@ display(Markdown(
 #
 # * SentencePiece BPE works on characters with `▁` for spaces and no regex; *byte fallback* spells
 #   unseen characters in bytes. With LLaMA's settings (no normalisation, whitespace kept) it gives
-#   every text back; its defaults (NFKC, extra whitespace removed) do not.
+#   every text back; its defaults (NFKC-based normalisation, extra whitespace removed) do not.
 # * WordPiece's score prefers pairs whose parts belong together; Hugging Face's `WordPieceTrainer`
 #   does not use it — it is count-based BPE with `##`, and what differs is the longest-match encoder.
 #   Unigram prunes a large vocabulary by likelihood. With the same size they compress alike and
