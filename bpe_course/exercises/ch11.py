@@ -109,7 +109,8 @@ def check_safe_cut(position: int, text: str = CUT_TEXT, pattern: str = GPT2_PATT
     shown = lambda pieces: repr(pieces[k]) if k < len(pieces) else "nothing"  # noqa: E731
     return wrong(f"cutting at {position} ({text[:position][-8:]!r} | {text[position:][:8]!r}) changes the "
                  f"pre-tokens: the whole text has {shown(whole)} where the two halves give {shown(halves)}",
-                 "cut just before a single space that has a non-space character on both sides")
+                 "a cut is safe where no pre-token of the whole text starts before it and ends after it: "
+                 "which of the text's pre-tokens did yours split, and where could the regex start a new one?")
 
 
 # ---------------------------------------------------------------- exercise 3: train on unique words
@@ -146,6 +147,23 @@ def check_train_words(train_words: Callable[[dict[Word, int], int], list[Pair]])
     if k == len(expected):
         return wrong(f"you returned {len(got)} merges, more than the {len(expected)} asked for",
                      "stop after n_merges")
-    return wrong(f"merge {k} is {got[k]!r}, expected {expected[k]!r} (the first {k} are right)",
-                 "weight each pair by its word's count; on a tie pick the greatest pair: "
-                 "max(counts, key=lambda p: (counts[p], p))")
+    counts = _pair_counts(word_counts_of(TRAIN_TEXT), expected[:k])
+    said = (f"merge {k} is {got[k]!r}, expected {expected[k]!r} (the first {k} are right; after them "
+            f"{expected[k]!r} occurs {counts[expected[k]]} times and yours {counts.get(got[k], 0)} times)")
+    if counts.get(got[k]) == counts[expected[k]]:
+        return wrong(said + ": a tie", "a tie is broken by the pairs themselves: which of the two does best_pair "
+                     "pick, and which did you?")
+    return wrong(said, "the count of a pair is a count over the whole text: how many times does each word "
+                 "occur in it?")
+
+
+def _pair_counts(word_counts: dict[Word, int], merges: list[Pair]) -> Counter:
+    """Pair counts, weighted by word counts, after applying ``merges`` in order."""
+    words = dict(word_counts)
+    for pair in merges:
+        words = {merge_pair(word, pair): freq for word, freq in words.items()}
+    counts: Counter = Counter()
+    for word, freq in words.items():
+        for pair in zip(word, word[1:]):
+            counts[pair] += freq
+    return counts
