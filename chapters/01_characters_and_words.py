@@ -96,9 +96,13 @@ print("decoded:", words_tok.decode(ids))
 # %%
 unknown = Counter(w for w in heldout_words if w not in words_tok.word_to_id)
 oov_rate = sum(unknown.values()) / len(heldout_words)
+
+# %% [hide-input]
 display(Markdown(
     f"**{oov_rate:.1%}** of the held-out words (counting every occurrence) are not in the vocabulary "
     f"— {len(unknown):,} different strings. The most frequent of them:"))
+
+# %%
 pd.DataFrame(unknown.most_common(12), columns=["held-out word", "occurrences"])
 
 # %% [markdown]
@@ -166,11 +170,11 @@ rows = [
 comparison = pd.DataFrame(
     [(name, vocab, tokens / len(heldout_words), unks / tokens) for name, vocab, tokens, unks in rows],
     columns=["tokenizer", "vocabulary size", "tokens per word", "<unk> rate"]).set_index("tokenizer")
+assert comparison.loc["whitespace words", "tokens per word"] == 1.0
 comparison.assign(**{"tokens per word": comparison["tokens per word"].map("{:.2f}".format),
                      "<unk> rate": comparison["<unk> rate"].map("{:.2%}".format)})
 
-# %%
-assert comparison.loc["whitespace words", "tokens per word"] == 1.0
+# %% [hide-input]
 w, c, s = (comparison.iloc[i].to_dict() for i in range(3))
 display(Markdown(
     f"Words: one token per word, but a vocabulary of {int(w['vocabulary size']):,} that still misses "

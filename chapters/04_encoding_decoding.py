@@ -91,10 +91,13 @@ def trace_word(word: str, merges: list[tuple[str, str]]) -> None:
 
 trace_word("lowest", toy.merges)
 
-# %% [markdown]
-# The merges that did not fire were still tried, and found nothing. That is the cost of
-# this encoder: **every word tries every merge**. With GPT-2's 50,000 merges, a single short word
-# would walk the whole list.
+# %% [hide-input]
+import bpe_course  # only to count GPT-2's merges here; chapter 09 builds GPT-2's tokenizer
+
+display(Markdown(
+    "The merges that did not fire were still tried, and found nothing. That is the cost of this encoder: "
+    f"**every word tries every merge**. With GPT-2's {len(bpe_course.gpt2().merges):,} merges, a single short "
+    "word would walk the whole list."))
 
 # %% [markdown]
 # ## 2. The rank-based encoder

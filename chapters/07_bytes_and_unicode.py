@@ -169,7 +169,7 @@ for code in corpus.LANGUAGES:
 languages_table = pd.DataFrame(rows)
 languages_table
 
-# %%
+# %% [hide-input]
 most = languages_table.loc[languages_table["GPT-2 tokens per char"].idxmax()]
 least = languages_table.loc[languages_table["GPT-2 tokens per char"].idxmin()]
 Markdown(f"The most expensive sample for GPT-2 is **{most['language']}** at {most['GPT-2 tokens per char']} "
@@ -179,7 +179,7 @@ Markdown(f"The most expensive sample for GPT-2 is **{most['language']}** at {mos
 # %% [markdown]
 # A caution about this table: the eight samples were written separately and say different things
 # at different lengths, so they show how each script's *characters* are cut, not what the same
-# content costs in each language. Chapter 13 measures that, on one text translated into 18
+# content costs in each language. Chapter 13 measures that, on one text translated into many
 # languages.
 #
 # Emoji and CJK characters make the point inside GPT-2 itself. Each chip is one GPT-2 token; a chip
@@ -236,7 +236,7 @@ print("my_bytes_to_unicode() == bpe_course.bytes_to_unicode(): all 256 bytes agr
 
 # %% [markdown]
 # Here is the whole table as a 16 × 16 grid: row = first hex digit of the byte, column = second.
-# Shaded cells are the left-out bytes that were moved up past 255.
+# Shaded cells are the left-out bytes, moved to the characters from `Ā` (U+0100) on.
 
 # %%
 def byte_grid_html(table: dict[int, str]) -> str:
@@ -264,7 +264,7 @@ display(HTML(byte_grid_html(mine)))
 # Computed, with two more:
 
 # %%
-for name, b in [("space", ord(" ")), ("newline", ord("\n")), ("tab", ord("\t")), ("soft hyphen", 0xAD)]:
+for name, b in [("space", ord(" ")), ("newline", ord("\n")), ("tab", ord("\t")), ("delete", 0x7F)]:
     n = left_out.index(b)
     print(f"{name:11} byte {b:3} (0x{b:02X}) is left-out number {n:2} -> chr(256 + {n:2}) = "
           f"U+{256 + n:04X} {chr(256 + n)!r}")
@@ -385,12 +385,18 @@ my_char = chr(0xAD)  # replace with your answer, e.g. "Ġ" or chr(256 + ...)
 check_byte_char(0xAD, my_char)
 
 # %% [markdown]
-# <details><summary>Solution</summary>
-#
-# 0xAD = 173 is not printable. The left-out bytes before it are 0–32 (33 bytes), 127 (1) and
-# 128–160 (33): 67 in all, so it is number 67 and becomes `chr(256 + 67)`, `'Ń'` (U+0143).
-# </details>
-#
+# %% [hide-input]
+before = [b for b in left_out if b < 0xAD]
+runs = {"0–32": sum(b <= 32 for b in before), "127": sum(b == 127 for b in before),
+        "128–160": sum(128 <= b <= 160 for b in before)}
+assert sum(runs.values()) == len(before)
+display(Markdown(
+    f"<details><summary>Solution</summary>\n\n0xAD = {0xAD} is not printable. The left-out bytes before it "
+    f"are 0–32 ({runs['0–32']} bytes), 127 ({runs['127']}) and 128–160 ({runs['128–160']}): {len(before)} in "
+    f"all, so it is left-out number {len(before)} and becomes `chr(256 + {len(before)})`, "
+    f"`{chr(256 + len(before))!r}` (U+{256 + len(before):04X}).\n</details>"))
+
+# %% [markdown]
 # **Exercise 3.** Write a UTF-8 encoder for one code point using the bit patterns of section 1.
 # The starter only handles ASCII.
 

@@ -4,7 +4,8 @@
 # [← 07 Bytes and Unicode](07_bytes_and_unicode.ipynb) · [09 GPT-2, rank for rank →](09_gpt2_rank_for_rank.ipynb)
 #
 # Byte-level BPE (chapter 07) can merge *any* two neighbouring bytes. Left alone, it happily merges
-# across spaces and punctuation and learns tokens such as `e t` or `. The`. GPT-2 prevents that
+# across spaces and punctuation and learns tokens that glue the end of one word to the start of the
+# next (section 1 counts them). GPT-2 prevents that
 # with a **pre-tokenization** step: a regular expression first cuts the text into pieces (words
 # with their leading space, numbers, punctuation, whitespace) and BPE merges only *inside* a piece.
 #
@@ -151,6 +152,8 @@ def aligned_words(tok: bpe_course.Tokenizer, text: str) -> float:
 
 alignment = {pattern: aligned_words(tok, heldout_text) for pattern, tok in tokenizers.items()}
 assert alignment["gpt2"] == 1.0
+
+# %% [hide-input]
 Markdown(f"With `pattern=\"gpt2\"` **{alignment['gpt2']:.0%}** of held-out words start and end on token boundaries; "
          f"with `pattern=\"none\"` only **{alignment['none']:.1%}** do.")
 
@@ -341,12 +344,12 @@ for pattern, tok in tokenizers.items():
                  "held-out tokens": n_tokens, "tokens per word": round(n_tokens / n_words, 3),
                  "words on token boundaries": f"{aligned_words(tok, heldout_text):.1%}"})
 effect = pd.DataFrame(rows).set_index("pattern")
+gpt4_mixed = [t.decode("utf-8", "ignore") for t in learned_tokens(tokenizers["gpt4"]) if mixes_letters_and_punctuation(t)]
 effect
 
-# %%
+# %% [hide-input]
 best = effect["tokens per word"].idxmin()
 worst = effect["tokens per word"].idxmax()
-gpt4_mixed = [t.decode("utf-8", "ignore") for t in learned_tokens(tokenizers["gpt4"]) if mixes_letters_and_punctuation(t)]
 Markdown(
     f"On this held-out text **{best}** needs the fewest tokens per word ({effect.loc[best, 'tokens per word']}) and "
     f"**{worst}** the most ({effect.loc[worst, 'tokens per word']}). "

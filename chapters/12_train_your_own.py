@@ -1,5 +1,5 @@
 # %% [markdown]
-# # 12 Train your own and share it
+# # 12 · Train your own and share it
 #
 # [← 11 Making training fast](11_making_training_fast.ipynb) · [13 The token tax →](13_token_tax.ipynb)
 #
@@ -154,7 +154,7 @@ per_word = pd.DataFrame({
 per_word.columns.name = "tokens per word on"
 per_word.round(3)
 
-# %%
+# %% [hide-input]
 mine, versus_gpt2 = per_word.iloc[0], per_word.iloc[0] / per_word.iloc[1]
 same_kind, other_kind = per_word.columns
 display(Markdown(
@@ -248,7 +248,7 @@ print("added_tokens:  ", [(t["content"], t["id"]) for t in hf_json["added_tokens
 # %% [markdown]
 # Now the real library loads the file, and we compare its ids with ours on every text. By default
 # Hugging Face treats special-token text found in the input as the special token, so it matches our
-# `encode(text, allowed_special="all")`. Since `tokenizers` 0.19 it can do the opposite:
+# `encode(text, allowed_special="all")`. Since `tokenizers` 0.15.1 it can do the opposite:
 # `hf.encode_special_tokens = True` encodes such text as ordinary text, like our `encode_ordinary`.
 # The defaults differ. Ours (tiktoken's) refuses special-token text unless you say what
 # you mean, because a document that merely *contains* `<|endoftext|>` — a web page about

@@ -63,6 +63,7 @@ def test_order_matters():
     assert ch04.check_order_matters([("ab", "c"), ("a", "b")], "abc").ok
     feedback = ch04.check_order_matters([("a", "b"), ("ab", "c")], "abc")
     assert not feedback.ok and "Both encoders give ['abc', '</w>']" in feedback.message
+    assert "point 1" in feedback.hint and "BEFORE" not in feedback.hint  # points, does not give the answer
     assert "non-empty word" in ch04.check_order_matters([("a", "b")], "a b").message
     assert "pairs" in ch04.check_order_matters([("a", "b", "c")], "abc").message
 

@@ -29,12 +29,13 @@ def test_toy_merges_right_answer():
 def test_toy_merges_the_tempting_wrong_split():
     # (ab, cd) joins to the right bytes, but BPE below rank 7 reaches abc (rank 5) before cd (rank 6).
     fb = ch10.check_toy_merges([(b"a", b"b"), (b"ab", b"c"), (b"c", b"d"), (b"ab", b"cd")])
-    assert_wrong(fb, "b'abcd' (rank 7)", "(b'abc', b'd')", "never use a rank >= 7")
+    assert_wrong(fb, "b'abcd' (rank 7)", "never a rank >= 7")
+    assert "b'abc'" not in repr(fb)  # the feedback points, it does not give the parts away
 
 
 @pytest.mark.parametrize("answer, fragment", [
     ([], "you gave 0 merges"),
-    ([(b"a", b"b"), (b"a", b"bc"), (b"c", b"d"), (b"abc", b"d")], "(b'ab', b'c')"),
+    ([(b"a", b"b"), (b"a", b"bc"), (b"c", b"d"), (b"abc", b"d")], "does it leave b'bc' possible"),
     ([(b"a", b"b"), (b"a", b"c"), (b"c", b"d"), (b"abc", b"d")], "should make b'abc'"),
     (["ab", 3], "list of pairs of bytes"),
 ])
@@ -47,8 +48,9 @@ def test_digit_pretokens():
     assert right == ["Total", ":", " ", "123", "456", "7", " items"]
     assert ch10.check_digit_pretokens(right)
     assert_wrong(ch10.check_digit_pretokens(["Total", ":", " 123", "456", "7", " items"]), "starts with a space")
-    assert_wrong(ch10.check_digit_pretokens(["Total", ":", " ", "1", "234", "567", " items"]),
-                 "['1', '234', '567']", "from the left")
+    wrong_groups = ch10.check_digit_pretokens(["Total", ":", " ", "1", "234", "567", " items"])
+    assert_wrong(wrong_groups, "['1', '234', '567']", "quantifier")
+    assert "'123'" not in repr(wrong_groups)  # the right groups are not given away
     assert_wrong(ch10.check_digit_pretokens(["Total:", " 1234567", " items"]), "starts with a space")
     assert_wrong(ch10.check_digit_pretokens(["Total", ":", " ", "1234567"]), "join to")
     assert_wrong(ch10.check_digit_pretokens(["Total:", " ", "123", "456", "7", " items"]),
@@ -59,8 +61,10 @@ def test_gpt4_longer(gpt2_tok, cl100k_tok):
     good = ch10.check_gpt4_longer("In 1999", gpt2_tok, cl100k_tok)
     assert good and "takes 4 tokens with GPT-4 but only 2 with GPT-2" in repr(good)
     assert len(cl100k_tok.encode("In 1999")) > len(gpt2_tok.encode("In 1999"))
-    assert_wrong(ch10.check_gpt4_longer("Hello world", gpt2_tok, cl100k_tok), "as short", "groups of three")
-    assert_wrong(ch10.check_gpt4_longer("        indented", gpt2_tok, cl100k_tok), "shorter")
+    for text, fragment in [("Hello world", "as short"), ("        indented", "shorter"), ("        return 7", "shorter")]:
+        feedback = ch10.check_gpt4_longer(text, gpt2_tok, cl100k_tok)
+        assert_wrong(feedback, fragment, "digits" if any(c.isdigit() for c in text) else "section 4")
+        assert "1999" not in repr(feedback)  # issue 22: the hint named the answer
     assert_wrong(ch10.check_gpt4_longer("", gpt2_tok, cl100k_tok), "non-empty")
 
 

@@ -7,7 +7,8 @@ with its source, in the chapter's table of cited facts* (``chapters/cited/NN_nam
 
 What counts as "a number"
     A run of digits with two or more digits (``22``, ``50,257``, ``1994``), or any run with a decimal
-    point or a percent sign (``0.5``, ``8.0%``, ``5%``). A lone digit (``3 merges``, ``GPT-2``) is left
+    point or a percent sign (``0.5``, ``8.0%``, ``5%``); a dotted version (``0.15.1``) is one number,
+    matched only exactly. A lone digit (``3 merges``, ``GPT-2``) is left
     alone: single digits are mostly names, list positions and small counts that read off the page, and
     checking them would bury the real findings.
 What is not prose, and so is removed first
@@ -98,7 +99,7 @@ SEEDS = ROOT.parent / "shared" / "seeds"
 # by a letter, digit, underscore, dot or "name-" (so "cl100k", "v1.2", "x_10", "SHA-256" are not numbers) and
 # not followed by
 # a letter or underscore (so "100k_base", "2nd" are not); a trailing full stop is punctuation.
-NUMBER = re.compile(r"(?<![\w.])(?<![A-Za-z]-)(?P<num>\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?P<dec>\.\d+)?(?P<pct>\s?%)?(?![\w])")
+NUMBER = re.compile(r"(?<![\w.])(?<![A-Za-z]-)(?P<num>\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?P<dec>(?:\.\d+)+)?(?P<pct>\s?%)?(?![\w])")
 _FENCE = re.compile(r"^(```|~~~).*?^\1[^\n]*$", re.M | re.S)
 _CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1", re.S)
 _LINK = re.compile(r"(!?\[[^\]]*\])\([^)]*\)")
@@ -195,7 +196,7 @@ def numbers_in(text: str, prose: bool = True) -> list[Number]:
 def _all_numbers(text: str) -> set[str]:
     """Every number printed in ``text`` (any length), as digits without separators or percent."""
     return {m.group("num").replace(",", "") + (m.group("dec") or "")
-            for m in re.finditer(r"(?<![\d.])(?P<num>\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?P<dec>\.\d+)?", text)}
+            for m in re.finditer(r"(?<![\d.])(?P<num>\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?P<dec>(?:\.\d+)+)?", text)}
 
 
 def output_text(cell: dict) -> str:
@@ -240,6 +241,8 @@ def code_literals(source: str) -> set[str]:
 
 def _rounds_to(printed: str, number: Number) -> bool:
     """A printed number with more decimals than the prose one rounds (half up or half even) to it."""
+    if printed.count(".") > 1:
+        return False
     printed_decimals = len(printed.split(".")[1]) if "." in printed else 0
     if printed_decimals <= number.decimals:
         return False
@@ -255,6 +258,8 @@ def is_shown(number: Number, printed: set[str]) -> bool:
     """Whether the prose ``number`` is among the printed numbers (as printed, or honestly rounded)."""
     if number.digits in printed:
         return True
+    if number.digits.count(".") > 1:
+        return False  # a version number ("0.15.1") matches only as written
     # "8.0" against a printed "8.0", "50257" against "50257": done; "8" against "8.0" is not a match.
     return any(_rounds_to(p, number) for p in printed if "." in p)
 
@@ -501,6 +506,8 @@ def test_references_and_years():
     assert [n.text for n in numbers_in("Gage (1994) and chapters 13–15, §3, [link](https://x.org/2016/12)")] \
         == ["1994"]
     assert [n.text for n in numbers_in("```\n22 merges\n```\nand `22` and <img width=640>")] == []
+    assert [n.digits for n in numbers_in("tokenizers 0.15.1 and Python 3.11, 2.3 MB.")] == ["0.15.1", "3.11", "2.3"]
+    assert is_shown(numbers_in("0.15.1")[0], {"0.15.1"}) and not is_shown(numbers_in("0.15.1")[0], {"0.15"})
 
 
 def test_the_ch03_tutorial_figure_is_caught(tmp_path):

@@ -51,7 +51,8 @@ def _diagnose_oov(case: tuple, expected: float, got: Any) -> str:
         return "return a fraction (0.25), not a percentage (25)."
     if math.isclose(got, unique_rate) and not math.isclose(expected, unique_rate):
         return "count every occurrence in the held-out list, not each distinct word once."
-    return "for each held-out word ask `word in set(train_words)`; divide the misses by len(heldout_words)."
+    return ("work this case by hand: which held-out occurrences are unknown to training, and out of how many "
+            "occurrences? Then compare with what your function does with the same lists.")
 
 
 def check_oov_rate(oov_rate: Callable[[Sequence[str], Sequence[str]], float]) -> Feedback:
@@ -78,11 +79,11 @@ def check_token_counts(char_tokens: int, word_tokens: int) -> Feedback:
                        f"{want_words} words: {want_chars / want_words:.1f} times as many.")
     if word_tokens != want_words:
         return wrong(f"word_tokens={word_tokens!r} is off.",
-                     "the whitespace tokenizer gives one token per whitespace-separated word: `len(text.split())`.")
+                     "the whitespace tokenizer gives one token per run of non-space characters; count the runs.")
     if char_tokens == letters:
         return wrong(f"char_tokens={char_tokens} counts only the letters.",
-                     "the character tokenizer keeps the spaces too (so decoding gives back the text): `len(text)`.")
-    return wrong(f"char_tokens={char_tokens!r} is off.", "one token per character, spaces included: `len(text)`.")
+                     "the character tokenizer keeps the spaces too (so decoding gives back the text): count them.")
+    return wrong(f"char_tokens={char_tokens!r} is off.", "one token per character, letters and spaces alike.")
 
 
 # ---------------------------------------------------------------- exercise 3: vocabulary size

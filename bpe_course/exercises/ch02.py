@@ -4,8 +4,8 @@
 >>> check_count_pairs(count_pairs).ok, check_merge_pair(merge_pair).ok
 (True, True)
 >>> check_first_merge(("p", "u"))
-❌ Not yet. ('p', 'u') does occur 6 times, but so do ('u', 'n') and ('n', '</w>'): a tie.
-Hint: ties go to the lexicographically greatest pair (compare the pairs as tuples: max(tied)). `max(counts, key=counts.get)` would instead take whichever tied pair was counted first.
+❌ Not yet. ('p', 'u') does occur 6 times, but 2 other pairs occur as often: a tie.
+Hint: find the tied pairs, then apply the course's tie rule from step 3 (not whichever pair was counted first).
 """
 
 from __future__ import annotations
@@ -58,7 +58,8 @@ def _diagnose_counts(case: tuple, expected: dict, got: Any) -> str:
         return "weight each word by its frequency: a word seen 5 times adds 5 to each of its pairs."
     if counts == _non_overlapping(words):
         return "in ('a', 'a', 'a') the pair ('a', 'a') occurs twice (positions 0-1 and 1-2): count every position."
-    return "for each word and frequency: `for pair in zip(word, word[1:]): counts[pair] += freq`."
+    return ("list this case's pairs by hand, word by word, with how often each word occurs; "
+            "then find the first pair where your count differs and ask why.")
 
 
 def check_count_pairs(yours: Callable[[Mapping[Word, int]], Mapping[Pair, int]]) -> Feedback:
@@ -123,9 +124,10 @@ def check_first_merge(answer: Pair) -> Feedback:
     if answer not in counts:
         return wrong(f"{answer} never occurs in the corpus.", "split every word into characters plus '</w>' first.")
     if answer in tied:
-        shown = " and ".join(repr(pair) for pair in tied if pair != answer)
-        return wrong(f"{answer} does occur {counts[answer]} times, but so do {shown}: a tie.",
-                     "ties go to the lexicographically greatest pair (compare the pairs as tuples: max(tied)). "
-                     "`max(counts, key=counts.get)` would instead take whichever tied pair was counted first.")
+        others = len(tied) - 1
+        return wrong(f"{answer} does occur {counts[answer]} times, but {others} other pair{'s' if others > 1 else ''} "
+                     f"occur{'' if others > 1 else 's'} as often: a tie.",
+                     "find the tied pairs, then apply the course's tie rule from step 3 (not whichever pair "
+                     "was counted first).")
     return wrong(f"{answer} occurs {counts[answer]} times; some pairs occur {counts[expected]} times.",
                  "weight each word by how often it appears: 'pun' appears 4 times, so its pairs get 4 each.")

@@ -131,7 +131,7 @@ def check_order_matters(merges: Sequence[tuple[str, str]], word: str) -> Feedbac
     in_order, by_rank = encode_in_order(word, pairs), encode_by_rank(word, pairs)
     if in_order == by_rank:
         return wrong(f"Both encoders give {in_order}",
-                     "put a merge that uses a symbol BEFORE the merge that creates that symbol: "
-                     "in order, it finds nothing to merge yet; by rank, it gets a second chance")
+                     "the two encoders agree on every list training could produce (section 2, point 1). "
+                     "Which property of a trained list does point 1 rely on? Write a list without it")
     return correct(f"in order → {in_order}, by rank → {by_rank}. BPE training never produces such a list: "
                    "a merge can only use symbols that already exist, so the parts always come first.")

@@ -81,7 +81,11 @@ def check_gpt2_pieces(text: str, answer: list[str] | None) -> Feedback:
     elif got_piece is not None and "'" in got_piece[1:]:
         hint = ("an apostrophe ends a run of letters (it is not \\p{L}); a lower-case contraction such as 't "
                 "is a piece of its own.")
-    return wrong(f"piece {at} should be {want_piece!r}, you have {got_piece!r}.", hint)
+    # subtle: name the first wrong piece of the learner's, not the right one (that would be the answer).
+    if got_piece is None:
+        return wrong(f"your {len(answer)} pieces are right, but the pattern cuts more than that.", hint)
+    return wrong(f"your pieces are right up to piece {at}, {got_piece!r}, which is not what GPT-2's pattern "
+                 "cuts there.", hint)
 
 
 def gpt4_pieces(text: str) -> list[str]:

@@ -42,10 +42,12 @@ def check_toy_merges(answer: list[tuple[bytes, bytes]]) -> Feedback:
         if got[0] + got[1] != token:
             return wrong(f"merge for rank {rank} should make {token!r}, but {got[0]!r} + {got[1]!r} = "
                          f"{got[0] + got[1]!r}", "list the merges in rank order; each one joins into that rank's token")
-        return wrong(f"{token!r} (rank {rank}): you split it as {got!r}, but BPE, allowed only ranks below {rank}, "
-                     f"ends with the parts {want!r}",
-                     "run BPE on the token's bytes yourself: repeatedly merge the adjacent pair whose joined "
-                     f"token has the lowest rank, but never use a rank >= {rank}; the last two parts are the merge")
+        # subtle: the parts BPE does end with are the answer, so name only where the learner's split goes wrong.
+        return wrong(f"{token!r} (rank {rank}): {got[0]!r} + {got[1]!r} does join to it, but BPE allowed only "
+                     f"ranks below {rank} does not end with those two parts",
+                     f"write {token!r} as single bytes and apply the joins one at a time, each time the adjacent "
+                     f"pair whose joined token has the lowest rank, never a rank >= {rank}: which join comes "
+                     f"first, and does it leave {got[1]!r} possible?")
     return correct("Every merge is what BPE over the lower ranks leaves.")
 
 
@@ -68,13 +70,13 @@ def check_digit_pretokens(answer: list[str]) -> Feedback:
                      "pre-tokens cover the text exactly: nothing lost, nothing added")
     digits = [p for p in answer if any(ch.isdigit() for ch in p)]
     if any(p.startswith(" ") for p in digits):
-        return wrong("a digit piece starts with a space, but GPT-4's digit alternative is \\p{N}{1,3} with "
-                     "no optional space (GPT-2's ' ?\\p{N}+' had one)",
-                     "the space before a number becomes a pre-token of its own")
+        return wrong("a digit piece of yours starts with a space",
+                     "find the alternative of GPT4_PATTERN that matches digits and compare it with GPT-2's "
+                     "' ?\\p{N}+': can it take the space? If not, which alternative does take it?")
     if digits != [p for p in expected if p.isdigit()]:
-        return wrong(f"your digit groups are {digits}; GPT-4's regex takes up to three digits at a time, "
-                     "starting from the left",
-                     "match greedily from the first digit: 3 digits, then the next 3, then what is left")
+        return wrong(f"your digit groups are {digits}, which is not how the regex cuts them",
+                     "read the quantifier on GPT-4's digit alternative: how many digits can one match take, "
+                     "and where does the regex engine start the next match?")
     return wrong(f"you gave {answer}; the regex gives a different cut of the letters or punctuation",
                  "letters take one optional leading non-letter (like a space); punctuation runs stand alone")
 
@@ -102,10 +104,15 @@ def check_gpt4_longer(text: str, gpt2_tok=None, gpt4_tok=None) -> Feedback:
                      "leave gpt2_tok and gpt4_tok out: the checker loads GPT-2's and GPT-4's tokenizers itself")
     if n4 > n2:
         return correct(f"{text!r} takes {n4} tokens with GPT-4 but only {n2} with GPT-2.")
+    # subtle: point at where the two regexes disagree without naming a text that wins.
+    if any(ch.isdigit() for ch in text):
+        hint = ("your text has digits: compare the two tokenizers' pieces of one number in the playground. "
+                "Which numbers does GPT-2 keep as a single token, and with what in front of them?")
+    else:
+        hint = ("of the three changes to the regex in section 4, two make GPT-4's pieces longer and one makes "
+                "them shorter; build your text from the kind of characters that one cuts")
     return wrong(f"{text!r} takes {n4} tokens with GPT-4 and {n2} with GPT-2, so GPT-4 is "
-                 f"{'as short' if n4 == n2 else 'shorter'}",
-                 "GPT-2 has whole tokens for many numbers with their leading space (like ' 1999'); "
-                 "GPT-4's regex cuts the space off and splits digits into groups of three")
+                 f"{'as short' if n4 == n2 else 'shorter'}", hint)
 
 
 # ---------------------------------------------------------------- exercise 4: how many merges make a word
