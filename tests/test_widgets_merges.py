@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import html
+import math
 import re
 
 import pytest
@@ -200,3 +201,34 @@ def test_slider_with_a_byte_level_tokenizer(docs_slice):
     ids = tok.truncated(40).encode(text)
     assert chip_ids(w.chips.value) == ids
     assert f"vocab size {256 + 40} " in w.stats.value
+
+
+def test_fine_positions_by_box_and_buttons(toy_bpe):
+    """Chapter 03's slider has a few hundred steps: a number box and ±1 buttons reach each one, and the
+    slider, the box and the chips always agree."""
+    n = len(toy_bpe.merges)
+    w = MergeSlider(toy_bpe, SAMPLE, merges=n // 2)
+    assert w.slider.layout.width == "520px"  # about a merge per pixel or more at chapter 03's size
+    assert (w.exact.min, w.exact.max, w.exact.value) == (0, n, n // 2)
+    w.exact.value = 3
+    assert w.slider.value == 3 and chips(w.chips.value) == toy_bpe.truncated(3).tokenize(SAMPLE)
+    w.forward.click()
+    assert (w.slider.value, w.exact.value) == (4, 4)
+    assert chips(w.chips.value) == toy_bpe.truncated(4).tokenize(SAMPLE)
+    w.back.click(); w.back.click()
+    assert (w.slider.value, w.exact.value) == (2, 2)
+    w.slider.value = 0  # the slider moves the box, and the buttons stop at the ends
+    assert w.exact.value == 0 and w.back.disabled and not w.forward.disabled
+    w.back.click()
+    assert w.slider.value == 0
+    w.set_merges(10**6)
+    assert (w.slider.value, w.exact.value) == (n, n) and w.forward.disabled
+    for css, part in (("bpe-merge-exact", w.exact), ("bpe-merge-back", w.back), ("bpe-merge-forward", w.forward)):
+        assert css in part._dom_classes
+
+
+def test_stats_of_a_text_without_words(toy_bpe):
+    w = MergeSlider(toy_bpe, SAMPLE)
+    w.text.value = ""
+    assert w.stats_at(0)["words"] == 0 and "– tokens per word" in w.stats.value
+    assert math.isnan(w.stats_at(0)["tokens_per_word"])

@@ -21,6 +21,7 @@ import ipywidgets as widgets
 
 from ..viz import chips_html
 from ..wordbpe import Pair, Word, apply_merge, best_pair, count_pairs, top_pairs, word_counts
+from .measures import shown, tokens_per_word, vocab_size, words
 
 BAR_COLOUR, BEST_COLOUR = "#a0c4ff", "#ffadad"
 
@@ -159,9 +160,12 @@ class MergeSlider:
     """Re-tokenize a sample text live as a slider sets how many merges the tokenizer may use.
 
     ``bpe`` is a trained ``WordBPE`` (or a byte-level ``Tokenizer``: anything with ``truncated(k)``
-    and ``merges``). Parts: ``slider`` (0..len(bpe.merges), CSS ``bpe-merge-slider``), ``text``
-    (the sample, ``bpe-sample-text``), ``chips`` (tokens as chips, ``bpe-chips``), ``stats``
-    (vocab size and tokens per word, ``bpe-stats``), ``last_merge`` and ``widget``.
+    and ``merges``). Parts: ``slider`` (0..len(bpe.merges), CSS ``bpe-merge-slider``, wide enough
+    for one merge per few pixels), ``exact`` (a number box for any count, ``bpe-merge-exact``),
+    ``back`` / ``forward`` (one merge less / more, ``bpe-merge-back`` / ``bpe-merge-forward``),
+    ``text`` (the sample, ``bpe-sample-text``), ``chips`` (tokens as chips, ``bpe-chips``), ``stats``
+    (vocab size and tokens per word, ``bpe-stats``), ``last_merge`` and ``widget``. The slider, the
+    box and the buttons always show the same count.
     """
 
     def __init__(self, bpe, sample_text: str, merges: int | None = None) -> None:
@@ -169,8 +173,15 @@ class MergeSlider:
         self._truncated: dict[int, object] = {}
         n = len(bpe.merges)
         self.slider = widgets.IntSlider(value=n if merges is None else merges, min=0, max=n,
-                                        description="merges", continuous_update=True)
+                                        description="merges", continuous_update=True,
+                                        layout=widgets.Layout(width="520px"))
         self.slider.add_class("bpe-merge-slider")
+        self.exact = widgets.BoundedIntText(value=self.slider.value, min=0, max=n, description="exactly",
+                                            layout=widgets.Layout(width="170px")).add_class("bpe-merge-exact")
+        self.back = widgets.Button(description="◀ −1", tooltip="one merge less",
+                                   layout=widgets.Layout(width="60px")).add_class("bpe-merge-back")
+        self.forward = widgets.Button(description="+1 ▶", tooltip="one merge more",
+                                      layout=widgets.Layout(width="60px")).add_class("bpe-merge-forward")
         self.text = widgets.Text(value=sample_text, description="text", layout=widgets.Layout(width="95%"))
         self.text.add_class("bpe-sample-text")
         self.chips, self.stats, self.last_merge = widgets.HTML(), widgets.HTML(), widgets.HTML()
@@ -178,10 +189,18 @@ class MergeSlider:
         self.stats.add_class("bpe-stats")
         self.last_merge.add_class("bpe-last-merge")
         self.slider.observe(lambda _change: self.update(), names="value")
+        self.exact.observe(lambda change: self.set_merges(change["new"]), names="value")
+        self.back.on_click(lambda _button: self.set_merges(self.slider.value - 1))
+        self.forward.on_click(lambda _button: self.set_merges(self.slider.value + 1))
         self.text.observe(lambda _change: self.update(), names="value")
-        self.widget = widgets.VBox([self.text, widgets.HBox([self.slider, self.stats]), self.last_merge, self.chips])
+        self.widget = widgets.VBox([self.text, widgets.HBox([self.slider, self.back, self.forward, self.exact]),
+                                    self.stats, self.last_merge, self.chips])
         self.widget.add_class("bpe-merge-slider-box")
         self.update()
+
+    def set_merges(self, k: int) -> None:
+        """Show ``k`` merges (kept within 0..all), as the slider, the box or a button would."""
+        self.slider.value = max(self.slider.min, min(self.slider.max, k))
 
     def tokenizer_at(self, k: int):
         """``bpe.truncated(k)``, remembered so sliding back and forth is instant."""
@@ -199,27 +218,29 @@ class MergeSlider:
         return tok.token_bytes(ids), ids
 
     def stats_at(self, k: int, text: str | None = None) -> dict[str, float]:
-        """``vocab_size``, ``tokens``, ``words`` and ``tokens_per_word`` of the sample with ``k`` merges."""
+        """``vocab_size``, ``tokens``, ``words`` and ``tokens_per_word`` of the sample with ``k`` merges
+        (the meanings of :mod:`bpe_course.widgets.measures`)."""
         text = self.text.value if text is None else text
         tokens, _ = self.tokens_at(k, text)
-        words = len(text.split())
-        return {"vocab_size": len(self.tokenizer_at(k).vocab), "tokens": len(tokens), "words": words,
-                "tokens_per_word": len(tokens) / words if words else 0.0}
+        return {"vocab_size": vocab_size(self.tokenizer_at(k).vocab), "tokens": len(tokens), "words": words(text),
+                "tokens_per_word": tokens_per_word(len(tokens), text)}
 
     def update(self) -> None:
         """Redraw the chips, the stats line and the last merge for the current slider and text."""
         k = self.slider.value
+        self.exact.value = k
+        self.back.disabled, self.forward.disabled = k <= self.slider.min, k >= self.slider.max
         tokens, ids = self.tokens_at(k)
         self.chips.value = chips_html(tokens, ids)
         s = self.stats_at(k)
         self.stats.value = (f'<span class="bpe-stats-line">vocab size {s["vocab_size"]} · {s["tokens"]} tokens '
-                            f'for {s["words"]} words · {s["tokens_per_word"]:.2f} tokens per word</span>')
+                            f'for {s["words"]} words · {shown(s["tokens_per_word"])} tokens per word</span>')
         if k == 0:
             self.last_merge.value = "<i>no merges: single characters</i>"
         else:
             a, b = self.bpe.merges[k - 1]
-            shown = [html.escape(x.decode("utf-8", "replace") if isinstance(x, bytes) else x) for x in (a, b)]
-            self.last_merge.value = f"merge {k}: <code>{shown[0]} + {shown[1]}</code> → <code>{shown[0]}{shown[1]}</code>"
+            left, right = (html.escape(x.decode("utf-8", "replace") if isinstance(x, bytes) else x) for x in (a, b))
+            self.last_merge.value = f"merge {k}: <code>{left} + {right}</code> → <code>{left}{right}</code>"
 
     def _ipython_display_(self) -> None:
         from IPython.display import display

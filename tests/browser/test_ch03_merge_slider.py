@@ -1,7 +1,9 @@
-"""Chapter 03's merge-count slider in a real browser: arrow keys, the typed readout, the text box."""
+"""Chapter 03's merge-count slider in a real browser: arrow keys, the typed readout, the ±1 buttons,
+the number box, the text box."""
 
 from __future__ import annotations
 
+import re
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -36,6 +38,7 @@ def expect_slider_at(box: Locator, bpe: WordBPE, k: int, text: str) -> None:
              f"{len(symbols) / words:.2f} tokens per word")
     last = f"merge {k}: {bpe.merges[k - 1][0]} + {bpe.merges[k - 1][1]}" if k else "no merges: single characters"
     expect(box.locator(".bpe-merge-slider .widget-readout")).to_have_text(str(k))
+    expect(box.locator(".bpe-merge-exact input")).to_have_value(str(k))
     expect(box.locator(".bpe-stats")).to_have_text(stats)
     expect(box.locator(".bpe-last-merge")).to_contain_text(last)
     chips = box.locator(".bpe-chips")
@@ -59,13 +62,31 @@ def test_merge_slider_retokenizes_live(open_notebook):
     slider = box.locator(".bpe-merge-slider")
     expect(box.locator(".bpe-sample-text input")).to_have_value(sample)
 
-    # The chapter's last cell that drives the widget leaves it at all merges.
-    n = len(bpe.merges)
-    expect_slider_at(box, bpe, n, sample)
+    # Where the chapter's own cell put it (later cells drive a separate instance): its count shown everywhere.
+    readout = box.locator(".bpe-merge-slider .widget-readout")
+    expect(readout).to_have_text(re.compile(r"^\d+$"))
+    k = int(readout.inner_text())
+    assert 3 <= k <= len(bpe.merges) - 1
+    expect_slider_at(box, bpe, k, sample)
+    # A slider wide enough to aim at (it was about 120 px for ~500 merges).
+    assert slider.locator(".slider-container").bounding_box()["width"] >= 300
 
     # Arrow keys on the slider's handle: one merge per press.
     nb.set_slider_by_keys(slider, "ArrowLeft", 3)
-    expect_slider_at(box, bpe, n - 3, sample)
+    expect_slider_at(box, bpe, k - 3, sample)
+
+    # The buttons: one merge more, one less.
+    box.locator(".bpe-merge-forward").click()
+    expect_slider_at(box, bpe, k - 2, sample)
+    box.locator(".bpe-merge-back").click()
+    box.locator(".bpe-merge-back").click()
+    expect_slider_at(box, bpe, k - 4, sample)
+
+    # The number box: any count, exactly.
+    number = box.locator(".bpe-merge-exact input")
+    number.fill(str(TYPED_MERGES + 1))
+    number.press("Enter")
+    expect_slider_at(box, bpe, TYPED_MERGES + 1, sample)
 
     # Typing a number into the readout.
     nb.type_into_readout(slider, str(TYPED_MERGES))
