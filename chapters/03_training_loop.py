@@ -119,13 +119,13 @@ print(check_against_package(TOY, 20))
 # Tutorials print figures like these — a vocabulary size, a number of merges, the first merges —
 # and they do not always match what their own code gives. The appendix,
 # [What the tutorials claim, checked on their own text](90_appendix_tutorials_checked.ipynb),
-# re-runs five write-ups this course was designed from on their own corpora, with the trainer you
-# just wrote and the conventions each one uses.
+# re-runs five write-ups this course was designed from on their own corpora, each with its own
+# algorithm re-implemented, conventions included.
 #
 # ## Real text
 #
-# The same algorithm on real text, where many words start with *un* and end in *ed*. A toy corpus
-# cannot cut the unseen word `unlowered` into `un`, `low`, `er`, `ed`: it never repeats `un` or `ed`
+# The same algorithm on real text, where many words start with *un* and end in *ed*. The toy corpus
+# above cannot cut the unseen word `unlowered` into `un`, `low`, `er`, `ed`: it never repeats `un` or `ed`
 # (the appendix shows a tutorial claiming it does). Real text can:
 
 # %%
@@ -150,7 +150,7 @@ print(check_against_package(train_text[:20_000], 150))
 # %% [markdown]
 # ## The merges as a table
 #
-# Every merge with its count and the new symbol — the first 15 and the last 5 of the run on `CORPUS`:
+# Every merge with its count and the new symbol — the start and the end of the run on `CORPUS`:
 
 # %%
 merge_df = pd.DataFrame([(s.step, s.pair, s.count, s.new_symbol, s.new_id) for s in bpe.trace],

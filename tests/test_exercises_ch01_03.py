@@ -171,8 +171,14 @@ def test_first_merge():
 def test_first_merges():
     expected = WordBPE.train(ch03.PREDICT_CORPUS, 1000).merges[:3]
     assert_right(ch03.check_first_merges(expected))
-    assert_wrong(ch03.check_first_merges([expected[0], ("te", "a"), ("te", "n")]), "merge 2 should be ('te', 'n')", "a tie at 4")
-    assert_wrong(ch03.check_first_merges([expected[0], ("e", "n"), ("te", "a")]), "you said ('e', 'n')")
+    tie = ch03.check_first_merges([expected[0], ("te", "a"), ("te", "n")])
+    assert_wrong(tie, "after the merges [('t', 'e')], your merge 2 ('te', 'a') occurs 4 times", "a tie")
+    assert str(expected[1]) not in tie.message  # the rule, never the missing answer
+    lower = ch03.check_first_merges([expected[0], ("n", "e"), ("te", "a")])
+    assert_wrong(lower, "your merge 2 ('n', 'e') occurs only 2 times at that point; the best pair occurs 4 times")
+    assert str(expected[1]) not in lower.message
+    assert_wrong(ch03.check_first_merges([expected[0], ("e", "n"), ("te", "a")]), "your merge 2 ('e', 'n') does not occur")
+    assert_wrong(ch03.check_first_merges([("z", "z"), *expected[1:]]), "your merge 1 ('z', 'z') does not occur")
     assert_wrong(ch03.check_first_merges(expected[:2]), "you gave 2 merges")
     assert_wrong(ch03.check_first_merges(5), "is not a list of pairs")
 
@@ -182,10 +188,14 @@ def test_stop():
     merges, vocab = len(bpe.merges), len(bpe.vocab)
     assert bpe.stop_reason == "no pair occurs at least twice" and vocab < ch03.STOP_VOCAB_SIZE
     assert_right(ch03.check_stop(merges, vocab))
-    assert_wrong(ch03.check_stop(ch03.STOP_VOCAB_SIZE - (vocab - merges), ch03.STOP_VOCAB_SIZE), "always reaches vocab_size")
+    always = ch03.check_stop(ch03.STOP_VOCAB_SIZE - (vocab - merges), ch03.STOP_VOCAB_SIZE)
+    assert_wrong(always, "always reaches vocab_size")
+    assert "WordBPE.train(" not in always.hint and str(merges) not in always.hint  # points, does not solve
     assert_wrong(ch03.check_stop(merges, vocab - 4), "leaves out the 4 special tokens")
     assert_wrong(ch03.check_stop(merges, vocab - 1), "one short", "'</w>'")
-    assert_wrong(ch03.check_stop(merges - 1, vocab - 1), f"merges={merges - 1} is off")
+    assert_wrong(ch03.check_stop(merges - 1, vocab - 1), f"merges={merges - 1} is off (too few)")
+    assert_wrong(ch03.check_stop(merges + 2, vocab + 2), f"merges={merges + 2} is off (too many)")
+    assert "len(" not in ch03.check_stop(merges + 2, vocab + 2).hint
 
 
 def _learn(corpus: str, num_merges: int, *, tie: str = "greatest", stop: bool = True) -> list:
@@ -208,12 +218,14 @@ def test_learn_merges_right():
 
 
 def test_learn_merges_never_stops_early():
-    assert_wrong(ch03.check_learn_merges(lambda c, n: _learn(c, n, stop=False)), "stop as soon as the best pair occurs fewer than 2 times")
+    assert_wrong(ch03.check_learn_merges(lambda c, n: _learn(c, n, stop=False)), "stop as soon as the best pair occurs fewer than 2 times",
+                 "occurs 1 time at that point")  # the evidence: the first merge it should not have made
 
 
 def test_learn_merges_wrong_tie_rule():
-    assert_wrong(ch03.check_learn_merges(lambda c, n: _learn(c, n, tie="first")),
-                 "merge 1: ('e', 's') ties with ('t', '</w>')", "lexicographically greatest")
+    tie = ch03.check_learn_merges(lambda c, n: _learn(c, n, tie="first"))
+    assert_wrong(tie, "merge 1: ('e', 's') ties with ('t', '</w>')", "lexicographically greatest")
+    assert "lambda" not in tie.message  # describes the key, does not hand it over
 
 
 def test_learn_merges_stops_too_soon_and_bad_type():

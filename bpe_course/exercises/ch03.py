@@ -37,16 +37,19 @@ def check_first_merges(answer: Sequence[Pair]) -> Feedback:
     if len(got) != 3:
         return wrong(f"you gave {len(got)} merges.", "give exactly the first three.")
     k = next(i for i in range(3) if got[i] != expected[i])
-    step = trace[k]
-    counts = dict(step.top_pairs)
-    said = f"merge {k + 1} should be {expected[k]} (count {step.count}), you said {got[k]}"
-    if got[k] in counts and counts[got[k]] == step.count:
-        return wrong(f"{said}: a tie at {step.count}.", "ties go to the lexicographically greatest pair: "
-                     "compare the pairs as tuples, e.g. ('te', 'n') > ('te', 'a').")
-    if got[k] in counts:
-        return wrong(f"{said}, which occurs only {counts[got[k]]} times at that point.",
-                     "recount after every merge: merged symbols like 'te' make new pairs, and old pairs vanish.")
-    return wrong(f"{said}.", "after each merge, rewrite every word with the new symbol and count the pairs again.")
+    best = trace[k].count
+    seen = _counts_after(PREDICT_CORPUS, expected[:k]).get(got[k], 0)
+    said = (f"after the merges {expected[:k]}, " if k else "") + f"your merge {k + 1} {got[k]}"
+    if seen == best:
+        return wrong(f"{said} occurs {seen} times, as often as the best pair: a tie.",
+                     "ties go to the lexicographically greatest pair: compare the tied pairs as tuples, first "
+                     "element first, the way Python's max() would.")
+    if seen:
+        return wrong(f"{said} occurs only {seen} time{'s' if seen != 1 else ''} at that point; the best pair occurs "
+                     f"{best} times.", "recount after every merge: merged symbols like 'te' make new pairs, "
+                     "and old pairs vanish.")
+    return wrong(f"{said} does not occur at that point.",
+                 "after each merge, rewrite every word with the new symbol and count the pairs again.")
 
 
 # ---------------------------------------------------------------- exercise 2: when does training stop?
@@ -68,11 +71,13 @@ def check_stop(merges: int, vocab_size: int) -> Feedback:
                        f"({len(SPECIALS)} specials + {len(bpe.alphabet)} characters + '</w>') + {want_merges} = {want_vocab}.")
     if vocab_size == STOP_VOCAB_SIZE or merges == STOP_VOCAB_SIZE - base:
         return wrong(f"({merges}, {vocab_size}) assumes training always reaches vocab_size.",
-                     "training stops early once the most frequent pair occurs fewer than 2 times; "
-                     "train it (WordBPE.train(STOP_CORPUS, STOP_VOCAB_SIZE)) and look at .stop_reason.")
+                     "training also stops when the most frequent pair occurs fewer than 2 times: merge by hand "
+                     "until that happens (or train it and read why the result says it stopped).")
     if merges != want_merges:
-        return wrong(f"merges={merges} is off.", "count the merges until every remaining pair occurs only once; "
-                     "len(bpe.merges) gives it.")
+        direction = "too many" if merges > want_merges else "too few"
+        return wrong(f"merges={merges} is off ({direction}).",
+                     "redo the merges one at a time, recounting every pair after each; training stops at the "
+                     "first step whose best pair occurs only once, and that step is not a merge.")
     if vocab_size == want_vocab - len(SPECIALS):
         return wrong(f"vocab_size={vocab_size} leaves out the {len(SPECIALS)} special tokens.",
                      "<|pad|>, <|bos|>, <|eos|> and <|unk|> are ids 0-3 of every WordBPE vocabulary.")
@@ -102,7 +107,10 @@ def _diagnose_learn(case: tuple, expected: list[Pair], got: Any) -> str:
         return f"return a list of pairs, not a {type(got).__name__}."
     got = [tuple(pair) for pair in got]
     if len(got) > len(expected) and got[: len(expected)] == expected:
-        return "stop as soon as the best pair occurs fewer than 2 times (and when there are no pairs at all)."
+        extra = got[len(expected)]
+        seen = _counts_after(corpus, expected).get(extra, 0)
+        return (f"merge {len(expected) + 1}, {extra}, occurs {seen} time{'s' if seen != 1 else ''} at that point: "
+                "stop as soon as the best pair occurs fewer than 2 times (and when there are no pairs at all).")
     if len(got) < len(expected) and got == expected[: len(got)]:
         return (f"you stopped after {len(got)} merges; keep going while a pair occurs at least twice "
                 f"and fewer than num_merges={num_merges} merges are learned.")
@@ -111,7 +119,7 @@ def _diagnose_learn(case: tuple, expected: list[Pair], got: Any) -> str:
         counts = _counts_after(corpus, expected[:k])
         if counts.get(got[k]) == counts.get(expected[k]):
             return (f"merge {k + 1}: {got[k]} ties with {expected[k]}; ties go to the lexicographically greatest "
-                    "pair: max(counts, key=lambda p: (counts[p], p)).")
+                    "pair, so the key you give max() must compare the pair itself once the counts are equal.")
         return f"merge {k + 1} differs; recount all pairs after applying each merge to every word."
     return "loop: count pairs, pick the best, stop if it occurs < 2 times, merge it everywhere, repeat."
 
