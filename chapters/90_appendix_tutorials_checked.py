@@ -1,5 +1,5 @@
 # %% [markdown]
-# # 90 · Appendix: what the tutorials claim, checked on their own text
+# # 90 · What the tutorials claim, checked on their own text
 #
 # [← 03 The training loop](03_training_loop.ipynb) · [00 Start here](00_start_here.ipynb)
 #
