@@ -54,8 +54,8 @@ def exact_pattern(pattern: str) -> regex.Pattern:
             part = "[^" + body[r"\s"] + "]"
         elif part.startswith("["):
             negated, items = class_items(part)
-            if r"\S" in items:
-                raise ValueError(f"cannot spell out \\S inside the class {part!r}")
+            if r"\S" in items or any(item.startswith("[") for item in items):
+                raise ValueError(f"cannot spell out \\S or a nested class inside the class {part!r}")
             part = ("[^" if negated else "[") + "".join(body.get(item, item) for item in items) + "]"
         out.append(part)
     return regex.compile("".join(out))
@@ -172,8 +172,9 @@ def _spelt_class(items: tuple[str, ...], negated: bool, below: int) -> str:
         if item in TABLE_OF_CLASS or item == r"\S":
             bits = _table_bits(r"\s" if item == r"\S" else item, below)
             held |= bits ^ every if item == r"\S" else bits
-        elif item == "-" or (item.startswith("\\") and item not in _LITERAL_ESCAPES and item[1:].isalnum()):
-            raise ValueError(f"cannot spell out {item!r} in a class for re")  # a range, or \d, \w ...
+        elif item == "-" or item.startswith("[") or (item.startswith("\\") and item not in _LITERAL_ESCAPES
+                                                      and item[1:].isalnum()):
+            raise ValueError(f"cannot spell out {item!r} in a class for re")  # a range, a nested class, \d ...
         else:
             held |= 1 << ord(_LITERAL_ESCAPES.get(item, item[-1]))
     if negated:
