@@ -316,14 +316,16 @@ pd.DataFrame([(k, a + " + " + b, n) for k, ((a, b), n) in enumerate(learned_001,
 
 # %% [hide-input]
 seen_once = [pair for pair, n in learned_001 if n == 1]
-whole_words = sorted({w for w in TUTORIAL_001_TEXT.split() if tutorial_001_encode(w, merges_001) == w})
+stop_at = next((k for k, (_, n) in enumerate(learned_001) if n < 2), len(learned_001))
+whole_words = sorted({w for w in TUTORIAL_001_TEXT.split() if tutorial_001_encode(w, merges_001) == w
+                      and tutorial_001_encode(w, merges_001[:stop_at]) != w})  # whole only thanks to them
 display(Markdown(
     f"Asked for {TUTORIAL_001_STEPS} merges, it learns **{len(learned_001)}** (its script would report "
     f"that many saved): by then every word of the line is a single token, and no pair is left. With no stop "
     f"rule, the last **{len(seen_once)}** merges join pairs seen **once** — "
     f"{', '.join(f'`{a}+{b}`' for a, b in seen_once)} — so the tokenizer memorises "
-    f"{', '.join(f'*{w}*' for w in whole_words)} whole. Chapter 03's trainer would have stopped at "
-    f"{len(learned_001) - len(seen_once)} merges."))
+    f"{', '.join(f'*{w}*' for w in whole_words)} whole. With chapter 03's stop rule (stop when the best pair "
+    f"occurs only once) it would have stopped after {stop_at} merges."))
 
 # %%
 test_words = ["lowest", "newer", "newest", "eastern"]
