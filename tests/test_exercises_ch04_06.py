@@ -118,7 +118,8 @@ def test_safe_prompt(gpt2_tok):
     careless = ch05.check_safe_prompt(lambda s, u: gpt2_tok.encode(s + eot + u, allowed_special="all"))
     assert not careless.ok and "injected" in careless.message
     default = ch05.check_safe_prompt(lambda s, u: gpt2_tok.encode(s + eot + u))
-    assert not default.ok and "encode_ordinary" in default.message
+    assert not default.ok and "refuses special-token text" in default.message
+    assert "encode_ordinary" not in default.message  # points at section 3, does not name the answer
     missing = ch05.check_safe_prompt(lambda s, u: gpt2_tok.encode_ordinary(s + u))
     assert not missing.ok and "no <|endoftext|> id" in missing.message
 

@@ -87,10 +87,12 @@ def check_safe_prompt(build_ids: Callable[[str, str], list[int]]) -> Feedback:
             got = build_ids(SYSTEM_PROMPT, user)
         except ValueError as exc:
             return wrong(f"build_ids(system, {user!r}) raised ValueError: {str(exc)[:90]}...",
-                         "encode() refuses special-token text by default: use encode_ordinary for the user's part")
+                         "encode() refuses special-token text by default, as section 3 showed: of the three ways "
+                         "there to encode it, which keeps the user's text plain text?")
         except Exception as exc:  # the learner's code may raise anything
             return wrong(f"build_ids(system, {user!r}) raised {type(exc).__name__}: {exc}",
-                         "build the list as: encode_ordinary(system) + [eot_id] + encode_ordinary(user)")
+                         "the ids have three parts: the system text, the one real boundary, the user's text; "
+                         "build each part on its own")
         if (problem := returned(got, IDS, f"build_ids(system, {user!r})")) is not None:
             return problem
         got = list(got)

@@ -65,8 +65,8 @@ def check_byte_char(byte: int, answer: str | None) -> Feedback:
     if expected == chr(byte):
         return wrong(f"{shown} is not it: byte 0x{byte:02X} is printable, so it keeps its own character.",
                         "the printable bytes are '!'..'~', '¡'..'¬' and '®'..'ÿ'; they map to chr(byte).")
-    hint = (f"byte 0x{byte:02X} is not printable. Count the unprintable bytes that come before it (0-32, then 127, "
-            "then 128-160, ...): if there are n of them, it becomes chr(256 + n).")
+    hint = (f"byte 0x{byte:02X} is not printable. Step 2 of section 3 numbers the left-out bytes in byte order: "
+            "count how many come before this one; if there are n of them, it becomes chr(256 + n).")
     if answer == chr(byte):
         return wrong(f"{shown} is the byte's own character, but byte 0x{byte:02X} is not printable, so "
                                "GPT-2 moves it.", hint)

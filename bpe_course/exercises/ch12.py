@@ -128,7 +128,7 @@ def check_single_token_fraction(fraction: float, tok: Tokenizer, text: str) -> F
         return correct(f"{expected:.1%} of the {len(words):,} words are a single token; the other "
                        f"{1 - expected:.1%} are cut into two or more.")
     if 1 < fraction <= 100 and abs(fraction / 100 - expected) < 5e-4:
-        return wrong(f"{fraction} looks like a percentage", f"give a fraction between 0 and 1 ({expected:.4f}-ish)")
+        return wrong(f"{fraction} looks like a percentage", "give a fraction between 0 and 1")
     every = pretokenize(text, tok.pattern)
     distinct = sorted(set(words))
     if close(sum(is_one_token(tok, p) for p in every) / len(every)):
@@ -144,8 +144,8 @@ def check_single_token_fraction(fraction: float, tok: Tokenizer, text: str) -> F
     if not 0 <= fraction <= 1:
         return wrong(f"{fraction} is not a fraction", "a number between 0 and 1")
     return wrong(f"{fraction:.4f} is not the fraction of the {len(words):,} words that are one token",
-                 "words = [p for p in pretokenize(text, tok.pattern) if any(c.isalpha() for c in p)]; "
-                 "a word is one token when len(tok.encode_ordinary(word)) == 1")
+                 "cut the text with the tokenizer's own pattern, keep the pieces that hold a letter (each "
+                 "occurrence, with its space), and count those that encode to a single id")
 
 
 # ---------------------------------------------------------------- exercise 3: the same ids from Hugging Face
