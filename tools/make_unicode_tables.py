@@ -18,7 +18,7 @@ import tiktoken
 OUT = Path(__file__).resolve().parent.parent / "bpe_course" / "unicode_tables.py"
 EVERY_CHAR = "".join(chr(c) for c in range(0x110000) if not 0xD800 <= c <= 0xDFFF)
 
-# table name -> the regex class it records (pretokenize.TABLE_OF_CLASS maps them back)
+# table name -> the regex class it records (unicode_classes.TABLE_OF_CLASS maps them back)
 CLASSES = {
     "LETTERS": r"\p{L}", "NUMBERS": r"\p{N}", "WHITESPACE": r"\s",
     "UPPERCASE_LETTERS": r"\p{Lu}", "LOWERCASE_LETTERS": r"\p{Ll}", "TITLECASE_LETTERS": r"\p{Lt}",
