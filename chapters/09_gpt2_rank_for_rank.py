@@ -406,11 +406,14 @@ explorer = MergeTreeExplorer(package, text=" Transformer")
 display(explorer.widget)
 
 # %% [markdown]
-# The widget is plain Python underneath, so we can drive it and read what it shows:
+# The widget is plain Python underneath, so we can drive it and read what it shows — here a second
+# explorer, so the one above keeps the text its own cell gave it:
 
 # %%
-explorer.text.value = " tokenization"
-print([token_label(tree.token) for tree in explorer.trees()])
+driven = MergeTreeExplorer(package, text=" Transformer")
+driven.text.value = " tokenization"
+print([token_label(tree.token) for tree in driven.trees()])
+assert explorer.text.value == " Transformer"
 
 # %% [markdown]
 # ## 6. Our parse equals the package's
