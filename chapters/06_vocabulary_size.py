@@ -37,9 +37,9 @@ from bpe_course.widgets.vocab_size import (
 
 # %% [markdown]
 # The corpora to compare: built-in names or paths of your own UTF-8 text files. The first one is
-# used for the step-by-step sections. `don_quixote` is a whole novel (about 2.3 MB), enough text
-# that thousands of merges are each learned from many occurrences; the two Python corpora are
-# five times smaller. `MIN_FREQUENCY` is the rule from chapter 03, section by section below: a pair
+# used for the step-by-step sections. `don_quixote` is a whole novel, enough text that thousands
+# of merges are each learned from many occurrences; the two Python corpora are much smaller.
+# `MIN_FREQUENCY` is the rule from chapter 03, section by section below: a pair
 # seen fewer times than this is not merged.
 
 # %%
@@ -120,8 +120,8 @@ table.round(3)
 #
 # Chapter 03 stopped its trainer when the best pair occurred only once. The byte-level trainer has
 # the same choice, `min_frequency` (Hugging Face's name): by default it is 1, so it merges until no
-# pair is left at all. What do the merges of rare pairs do? We train `python_docs` — five times less
-# text than the novel, held out as whole help topics — without the rule, for as many merges as it
+# pair is left at all. What do the merges of rare pairs do? We train `python_docs` — a smaller
+# corpus than the novel, held out as whole help topics — without the rule, for as many merges as it
 # will give. Merges are numbered from 0, as in `run.merges[k]`:
 
 # %%
@@ -129,7 +129,8 @@ docs_train, docs_heldout = corpus.train_heldout("python_docs")
 docs_run = train(docs_train, 256 + MAX_MERGES)
 docs_counts = pd.Series(docs_run.merge_counts)
 first_rare = int((docs_counts < MIN_FREQUENCY).idxmax())
-print(f"python_docs: {len(docs_run.merges):,} merges, then stopped: {docs_run.stop_reason}")
+print(f"python_docs: {len(docs_train):,} training characters ({len(train_text) / len(docs_train):.1f}× fewer than "
+      f"{CORPORA[0]}); {len(docs_run.merges):,} merges, then stopped: {docs_run.stop_reason}")
 print(f"merges 0 to {first_rare - 1:,} each joined a pair seen at least {MIN_FREQUENCY} times; merge {first_rare:,} "
       f"(counting from 0) is the first of a pair seen fewer times")
 print(f"{(docs_counts < MIN_FREQUENCY).sum():,} merges are like that, "
@@ -192,7 +193,7 @@ display(Markdown(
 
 # %% [markdown]
 # Where the rare merges do show is in *which* tokens a text uses. Encode the held-out text with the
-# whole vocabulary and ask, for each block of 500 merges, what share of the block's tokens it uses
+# whole vocabulary and ask, for each block of `BLOCK` merges, what share of the block's tokens it uses
 # at all:
 
 # %%
@@ -357,8 +358,8 @@ explorer = VocabSizeExplorer(references=references, max_merges=MAX_MERGES, min_f
 display(explorer.box)
 
 # %% [markdown]
-# The widget works from code too. Choosing `python_code` and narrowing the range to its first 1,024
-# merges (`show` sets both, then redraws once) recomputes `explorer.data`, and its numbers match a
+# The widget works from code too. Choosing `python_code` and narrowing the range of merges
+# (`show` sets both, then redraws once) recomputes `explorer.data`, and its numbers match a
 # direct measurement:
 
 # %%
@@ -390,7 +391,7 @@ cost.round(1)
 # %% [markdown]
 # How big is that next to the rest of the model? GPT-2 small's other parameters follow from its
 # shape: 12 layers of width 768, 1,024 positions. Each layer holds attention (a 768 → 3×768
-# projection and a 768 → 768 output, with biases), a 768 → 3,072 → 768 feed-forward block, and two
+# projection and a 768 → 768 output, with biases), a 768 → 4×768 → 768 feed-forward block, and two
 # layer norms; a final layer norm and the position embeddings complete the model. GPT-2 reuses the
 # token embedding as its output layer, so it is counted once.
 
@@ -407,9 +408,12 @@ for part, n in gpt2_small.items():
     print(f"{part:>20}: {n:>11,}  ({n / total:.1%})")
 print(f"{'total':>20}: {total:>11,}")
 
+# %% [hide-input]
+display(Markdown(f"In GPT-2 small, the token embedding is {gpt2_small['token embedding'] / total:.0%} of the whole "
+                 "model."))
+
 # %% [markdown]
-# In GPT-2 small, the token embedding is close to a third of the whole model. Bigger models dilute it, since
-# layers grow with d² and the embedding only with d. A model that does not reuse the embedding as its
+# Bigger models dilute it, since layers grow with d² and the embedding only with d. A model that does not reuse the embedding as its
 # output layer pays for the vocabulary twice, and the output layer also costs compute for every
 # token it predicts.
 #

@@ -15,8 +15,8 @@
 # 4. **parallel pre-tokenization**: cut the text at safe places and pre-tokenize the pieces in
 #    several processes.
 #
-# An optional appendix (91) goes further: many machines, and a fifth rung for text with many
-# distinct words.
+# An optional appendix, [training at scale](91_appendix_training_at_scale.ipynb), goes further:
+# many machines, and a fifth rung for text with many distinct words.
 #
 # Every rung must learn **exactly the same merges** as `bpe_course.train_bpe(..., method="naive")`,
 # ties included; we check each one. Then we time them all against corpus size on a log-log plot,
@@ -549,9 +549,8 @@ else:
 # %% [markdown]
 # ## Further: training at scale
 #
-# This is where the core of the chapter ends. The optional
-# [appendix 91, training at scale](91_appendix_training_at_scale.ipynb) goes on for readers who want
-# more: why counting can be shared out to many machines while the merge loop cannot (with Dask), a
+# This is where the core of the chapter ends. The optional appendix
+# [training at scale](91_appendix_training_at_scale.ipynb) goes on for readers who want more: why counting can be shared out to many machines while the merge loop cannot (with Dask), a
 # fifth rung whose *bucket queue* suits text with many distinct words, a cost that belongs to
 # Python's cycle collector rather than to BPE, and how the package keeps the rarest pairs out of its
 # queue.
@@ -567,7 +566,7 @@ else:
 # * Every rung learned exactly the merges of `train_bpe(..., method="naive")`, tie for tie.
 # * Timing against corpus size on a log-log plot turns "how does it scale" into a slope.
 # * HF `tokenizers` breaks ties differently, so its merges agree with ours only up to the first tie.
-# * More, for training at scale: [appendix 91](91_appendix_training_at_scale.ipynb).
+# * More, for training at scale: [the appendix](91_appendix_training_at_scale.ipynb).
 #
 # ## Exercises
 

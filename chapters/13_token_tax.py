@@ -146,10 +146,11 @@ display(Markdown(
 # ## 5. Your own tokenizer: the training mix decides
 #
 # The OpenAI tokenizers were trained on mixes we cannot see. With our own we can choose. Each mix
-# below trains a byte-level tokenizer of the same size (`OWN_VOCAB_SIZE`) on articles 1–20 and is
-# measured on articles 21–30, which it never saw: **English only**, **balanced** (every language
-# once) and **English-heavy** (English's articles 17 times, every other language once: as many
-# copies of English as of all the other languages together). How much of each mix is English
+# below trains a byte-level tokenizer of the same size (`OWN_VOCAB_SIZE`) on the first articles
+# (`TRAIN_ARTICLES`) and is measured on the last ones (`HELDOUT_ARTICLES`), which it never saw:
+# **English only**, **balanced** (every language once) and **English-heavy** (English's articles
+# once for every other language, and every other language once: as many copies of English as of
+# all the other languages together). How much of each mix is English
 # depends on the unit, and a byte-level tokenizer learns from bytes:
 
 # %%
