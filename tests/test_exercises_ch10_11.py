@@ -106,6 +106,7 @@ def test_safe_cut():
     assert ch11.check_safe_cut(text.index(" safe"))
     assert_wrong(ch11.check_safe_cut(text.index("safe") + 2), "changes the pre-tokens", "' safe'", "give ' sa'")
     assert_wrong(ch11.check_safe_cut(text.index("  two") + 2), "changes the pre-tokens")  # inside " two"
+    assert "space" not in ch11.check_safe_cut(text.index("safe") + 2).hint  # points, does not state the rule
     assert_wrong(ch11.check_safe_cut(3), "outside")
     assert_wrong(ch11.check_safe_cut("30"), "int position")
 
@@ -134,7 +135,7 @@ def test_train_words():
 
     def ignores_counts(word_counts, n_merges):  # every distinct word counted once
         return reference_train_words({w: 1 for w in word_counts}, n_merges)
-    assert_wrong(ch11.check_train_words(ignores_counts), "weight each pair by its word's count")
+    assert_wrong(ch11.check_train_words(ignores_counts), "occurs", "how many times does each word occur")
 
     def smallest_on_ties(word_counts, n_merges):
         words, merges = dict(word_counts), []
@@ -147,4 +148,6 @@ def test_train_words():
             merges.append(best)
             words = {merge_pair(w, best): n for w, n in words.items()}
         return merges
-    assert_wrong(ch11.check_train_words(smallest_on_ties), "on a tie pick the greatest pair")
+    assert_wrong(ch11.check_train_words(smallest_on_ties), "a tie", "which of the two does best_pair pick")
+    for wrong_one in (ignores_counts, smallest_on_ties):  # the hints point; they do not hand over the code
+        assert "max(" not in ch11.check_train_words(wrong_one).hint
