@@ -7,6 +7,7 @@ import re
 import pytest
 
 from bpe_course import Tokenizer, train_bpe
+from bpe_course.viz import word_groups
 from bpe_course.widgets.playground import MAX_CHIPS, Playground
 
 
@@ -93,3 +94,23 @@ def test_with_pretrained_picks_names_and_refuses_unknown_ones(small_tok, o200k_t
     assert w.tokenizers["GPT-4o"].vocab == o200k_tok.vocab
     with pytest.raises(ValueError, match="no pretrained tokenizer named 'GPT-5'"):
         Playground.with_pretrained({"mine": small_tok}, names=["GPT-5"])
+
+
+def test_ids_are_written_under_the_chips_and_words_never_break(gpt2_tok):
+    """Each chip shows its id (not only on hover), and a line may break only between words: every
+    token of one word sits in one unbreakable group."""
+    text = "The unlowered helmet, naïvely re-tokenized.\nNext line"
+    w = Playground({"GPT-2": gpt2_tok}, text)
+    row = w.row_html("GPT-2")
+    ids = gpt2_tok.encode(text)
+    written = [int(i) for i in re.findall(r'<span class="bpe-chip-id"[^>]*>(\d+)</span>', row)]
+    assert written == ids == chip_ids(row)
+    groups = re.findall(r'<span class="bpe-word-group" style="white-space:nowrap[^"]*">(.*?)</span></span></span>'
+                        r'(?=<span class="bpe-word-group"|</div>)', row)
+    assert [g.count('class="bpe-chip"') for g in groups] == [len(g) for g in word_groups(gpt2_tok.token_bytes(ids))]
+    # each group is a word as the text spells it: it starts at a space (or the text's start), ends before one
+    spelled = [b"".join(gpt2_tok.token_bytes([ids[k] for k in g])).decode() for g in
+               word_groups(gpt2_tok.token_bytes(ids))]
+    assert "".join(spelled) == text
+    assert " unlowered" in spelled and " re-tokenized." in spelled and " helmet," in spelled
+    assert all(not piece[1:].strip() or " " not in piece.strip() for piece in spelled)

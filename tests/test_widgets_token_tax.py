@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from bpe_course import corpus, gpt2, train_bpe
-from bpe_course.widgets.token_tax import (HELDOUT_ARTICLES, MIXES, OWN_MIN_FREQUENCY, OWN_VOCAB_SIZE, TRAIN_ARTICLES,
-                                          TokenTaxExplorer, bars_html, relative_costs, summary, train_on_mix)
+from bpe_course.widgets.token_tax import (BAR_ROOM, HELDOUT_ARTICLES, MIXES, OWN_MIN_FREQUENCY, OWN_VOCAB_SIZE,
+                                          TRAIN_ARTICLES, TokenTaxExplorer, bars_html, language_order, relative_costs,
+                                          summary, train_on_mix)
 
 
 def test_relative_costs_are_token_counts_divided_by_english():
@@ -47,3 +50,36 @@ def test_bars_are_sorted_and_carry_their_numbers():
     html = bars_html({"A": 1.0, "B": 3.5}, "t", {"B": 2.0})
     assert html.index('data-language="B"') < html.index('data-language="A"')
     assert 'data-ratio="3.50"' in html and "bpe-tax-reference" in html
+
+
+def row_languages(chart: str) -> list[str]:
+    return re.findall(r'class="bpe-tax-row" data-language="([^"]+)"', chart)
+
+
+def test_one_language_order_for_every_mix_and_the_reference_numbers_written(cl100k_tok):
+    explorer = TokenTaxExplorer(reference=cl100k_tok, value="English only")
+    reference = TokenTaxExplorer.ratios_for(cl100k_tok)  # measured apart from the explorer
+    expected_order = sorted(reference, key=lambda language: (-reference[language], language))
+    assert explorer.order == expected_order
+    for mix in ["English only", "balanced", "English-heavy"]:
+        explorer.mix.value = mix
+        chart = explorer.chart.value
+        assert row_languages(chart) == expected_order, mix  # the bars never re-sort
+        # each dash carries its number, in a column of its own, and says whose it is
+        written = dict(re.findall(r'data-language="([^"]+)".*?class="bpe-tax-reference-value"[^>]*>([\d.]+)×', chart))
+        assert written == {language: f"{ratio:.2f}" for language, ratio in reference.items()}
+        assert "cl100k ┆" in chart and f'title="cl100k: {reference["Amharic"]:.2f}×"' in chart
+        # no dash or bar reaches the end of its track, so nothing touches the numbers beside it
+        lefts = [float(x) for x in re.findall(r'bpe-tax-reference".*?left:([\d.]+)%', chart)]
+        widths = [float(x) for x in re.findall(r'class="bpe-tax-bar" style="width:([\d.]+)%', chart)]
+        assert len(lefts) == len(widths) == len(reference)
+        assert max(lefts + widths) <= 100 * BAR_ROOM + 0.05
+
+
+def test_without_a_reference_the_first_mix_sets_the_order():
+    explorer = TokenTaxExplorer(value="English only")
+    first = row_languages(explorer.chart.value)
+    assert first == language_order(explorer.ratios) == explorer.order
+    explorer.mix.value = "balanced"
+    assert row_languages(explorer.chart.value) == first
+    assert "bpe-tax-reference" not in explorer.chart.value

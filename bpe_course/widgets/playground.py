@@ -1,7 +1,8 @@
 """A tokenizer playground: type text once, see how several tokenizers cut it.
 
 One row per tokenizer: its name, how many tokens the text takes, and the tokens as coloured
-chips (hover a chip for its id). Everything is drivable from plain Python:
+chips, each with its id written under it; a line of chips breaks only between words. Everything is
+drivable from plain Python:
 
 >>> from bpe_course import train_bpe, Tokenizer
 >>> tok = Tokenizer(*train_bpe("low low low lower lowest", 259))
@@ -100,7 +101,7 @@ class Playground:
 
     def _render_row(self, name: str, ids: list[int]) -> str:
         shown = ids[:MAX_CHIPS]
-        chips = chips_html(self.tokenizers[name].token_bytes(shown), shown)
+        chips = chips_html(self.tokenizers[name].token_bytes(shown), shown, show_ids=True, keep_words=True)
         more = f" (first {MAX_CHIPS} shown)" if len(ids) > MAX_CHIPS else ""
         unit = "token" if len(ids) == 1 else "tokens"
         head = (f'<div style="font-family:sans-serif;font-size:13px"><b>{_html.escape(name)}</b>: '

@@ -1,4 +1,5 @@
-"""Chapter 10's tokenizer playground in a real browser: type text, every row re-encodes it."""
+"""Chapter 10's tokenizer playground in a real browser: type text, every row re-encodes it; the ids are
+written under the chips, and a line of chips never breaks inside a word."""
 
 from __future__ import annotations
 
@@ -17,6 +18,9 @@ pytestmark = pytest.mark.browser
 NOTEBOOK = "10_gpt4_cl100k.ipynb"
 # Typed key by key: digits, a non-ASCII word, code indentation, an emoji and a special token.
 TYPED = "In 1999, naïve café code:\n    x = 12345  # 🙂 done<|endoftext|>"
+# Long enough to wrap each row several times, with long words cut in several tokens.
+WRAPPING = ("Internationalization, counterrevolutionaries and unlowered helmets: "
+            "incomprehensibilities overwhelm tokenizers " * 3)
 
 
 def tokenizers_like_the_chapter() -> dict[str, Tokenizer]:
@@ -40,6 +44,19 @@ def expect_rows(rows: Locator, tokenizers: dict[str, Tokenizer], text: str) -> N
             assert chip_labels(row) == labels
 
         eventually(check)
+
+
+def expect_ids_written_and_words_whole(row: Locator) -> None:
+    """Each chip's id is written, visibly, under it; the chips of one word all stand on one line."""
+    ids = chip_ids(row)
+    written = row.locator(".bpe-chip-id")
+    expect(written.first).to_be_visible()
+    assert [int(t) for t in written.all_inner_texts()] == ids
+    tops = row.locator(".bpe-word-group").evaluate_all(
+        "groups => groups.map(g => Array.from(g.querySelectorAll('.bpe-chip')).map(c => c.getBoundingClientRect().top))")
+    assert tops and all(max(t) - min(t) < 1 for t in tops), "a word's chips stand on two lines"
+    lines = {round(t[0]) for t in tops}
+    assert len(lines) >= 2, "the row never wrapped: the test saw no line break at all"
 
 
 def test_playground_follows_typing(open_notebook):
@@ -68,4 +85,11 @@ def test_playground_follows_typing(open_notebook):
     gpt4_ids = tokenizers["GPT-4"].encode(TYPED, allowed_special="all")
     assert gpt4_ids[-1] == tokenizers["GPT-4"].special_tokens["<|endoftext|>"]  # typed special -> one token
     nb.screenshot(playground, "ch10_playground.png")
+
+    # A text long enough to wrap: ids under the chips, and no word cut across two lines.
+    text_box.fill(WRAPPING)
+    expect_rows(rows, tokenizers, WRAPPING)
+    for k in range(3):
+        expect_ids_written_and_words_whole(rows.nth(k))
+    nb.screenshot(playground, "ch10_playground_wrapped.png")
     nb.assert_no_console_errors()
