@@ -14,7 +14,6 @@ examples.
 from __future__ import annotations
 
 import argparse
-import difflib
 import os
 import re
 import sys
@@ -48,15 +47,15 @@ def load_tokenizer(spec: str) -> Tokenizer:
 
 
 def text_source(source: str) -> str | Path:
-    """A FILE argument: an existing file as a ``Path`` (read by streaming), or a built-in corpus's text."""
-    if os.path.isfile(source):
-        return Path(source)
-    if os.path.exists(source) or source in corpus.names():
-        return load_text(source)  # a folder: its own clear error; a corpus: its text
-    close = difflib.get_close_matches(source, corpus.names(), n=1)
-    hint = f"; did you mean {close[0]!r}?" if close else ""
-    raise CommandError(f"no such file or built-in corpus: {source!r}{hint} (relative paths start at {Path.cwd()}; "
-                       f"built-in corpora: {', '.join(corpus.names())})")
+    """A FILE argument, by the package's one rule for a name (:func:`bpe_course.corpus.find`): an existing
+    file as a ``Path`` (read by streaming), else a built-in corpus's text."""
+    try:
+        found = corpus.find(source)
+    except (FileNotFoundError, CorpusError):  # subtle: said in the command's words, not load_text's
+        raise CommandError(f"no such file or built-in corpus: {source!r}{corpus.did_you_mean(source, corpus.names())} "
+                           f"(relative paths start at {Path.cwd()}; built-in corpora: {', '.join(corpus.names())})") \
+            from None
+    return found if os.path.isfile(found) else load_text(found)  # a folder: its own clear error; a corpus: its text
 
 
 def saved_files(out: Path, format: str) -> list[Path]:

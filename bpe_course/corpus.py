@@ -109,11 +109,20 @@ def data_dir() -> Path:
     return folder
 
 
+def did_you_mean(name: object, choices: Iterable[str]) -> str:
+    """The hint for a mistyped name: ``"; did you mean 'x'?"``, or ``""`` when nothing is close.
+
+    >>> did_you_mean("python_doc", names())
+    "; did you mean 'python_docs'?"
+    """
+    close = difflib.get_close_matches(str(name), list(choices), n=1)
+    return f"; did you mean {close[0]!r}?" if close else ""
+
+
 def _check_name(name: str) -> None:
     if name not in names():
-        close = difflib.get_close_matches(str(name), names(), n=1)
-        hint = f"; did you mean {close[0]!r}?" if close else ""
-        raise CorpusError(f"unknown corpus {name!r}{hint} (built-in corpora: {', '.join(names())})")
+        raise CorpusError(f"unknown corpus {name!r}{did_you_mean(name, names())} (built-in corpora: "
+                          f"{', '.join(names())})")
 
 
 def path(name: str) -> Path:
@@ -177,9 +186,8 @@ def udhr(language: str) -> dict[str, str]:
     (31, 'All human beings are born free and eq')
     """
     if language not in UDHR_LANGUAGES:
-        close = difflib.get_close_matches(str(language), list(UDHR_LANGUAGES), n=1)
-        hint = f"; did you mean {close[0]!r}?" if close else ""
-        raise CorpusError(f"no UDHR text for {language!r}{hint} (available: {', '.join(UDHR_LANGUAGES)})")
+        raise CorpusError(f"no UDHR text for {language!r}{did_you_mean(language, UDHR_LANGUAGES)} "
+                          f"(available: {', '.join(UDHR_LANGUAGES)})")
     root = ET.fromstring(_read_verified(f"udhr/udhr_{language}.xml"))
 
     def paragraphs(element) -> str:
@@ -221,8 +229,8 @@ def train_heldout(source: str | os.PathLike) -> tuple[str, str]:
     >>> heldout.splitlines()[0]
     '# ===== Lib/calendar.py (CPython 3.11.7, Python Software Foundation License) ====='
     """
-    if source not in names():
-        return split_text(load_text(source))
+    if not isinstance(source, str) or not isinstance(find(source), str):
+        return split_text(load_text(source))  # a file of yours
     if source in _SPLITS:
         train_file, heldout_file = _SPLITS[source]
         return _read_verified(train_file), _read_verified(heldout_file)
@@ -255,6 +263,33 @@ def _looks_like_path(source: str) -> bool:
     return one_line and ("/" in source or os.sep in source or source.lower().endswith((".txt", ".md", ".text")))
 
 
+def find(name: str) -> Path | str:
+    """What a string naming a source of text means -- the one rule of :func:`load_text`,
+    :func:`train_heldout` and the command line's ``FILE`` arguments: an existing file (or folder),
+    as a ``Path``; else a built-in corpus, as its name (a file wins over a corpus of the same name).
+
+    Anything else raises, never becoming text by a guess: ``FileNotFoundError`` if it looks like
+    a path (contains ``/`` or ends in ``.txt``), else :class:`CorpusError` with the closest corpus
+    name. (Where a function takes *text*, as ``train_bpe`` does, a ``str`` is the text itself.)
+
+    >>> find("numbers")
+    'numbers'
+    >>> find("python_doc")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    bpe_course.errors.CorpusError: 'python_doc' is neither an existing file nor a built-in corpus; did you mean ...
+    """
+    if os.path.exists(name):
+        return Path(name)
+    if name in names():
+        return name
+    if _looks_like_path(name):
+        raise FileNotFoundError(f"no such file: {name!r} (relative paths start at {Path.cwd()})")
+    shown = name if len(name) <= 60 else name[:57] + "..."
+    raise CorpusError(f"{shown!r} is neither an existing file nor a built-in corpus{did_you_mean(name, names())} "
+                      f"(built-in: {', '.join(names())})")
+
+
 def load_text(
     source: str | os.PathLike | Iterable[str | os.PathLike] | None = None,
     *,
@@ -266,12 +301,12 @@ def load_text(
     The rule, in order:
 
     1. ``load_text(text="...")``: the string itself is the text (the only way to pass raw text).
-    2. a ``Path`` (any ``os.PathLike``), or a string naming an existing file: that file.
+    2. a ``Path`` (any ``os.PathLike``): that file.
     3. a list or tuple of paths: those files, via :func:`read_files`.
-    4. a built-in corpus name (see :func:`names`): that corpus.
-    5. any other string is an error: ``FileNotFoundError`` if it looks like a path (contains
-       ``/`` or ends in ``.txt``), else :class:`CorpusError`. So a typo'd file name never
-       silently becomes training text.
+    4. a string: what :func:`find` says it names -- an existing file, else a built-in corpus
+       (see :func:`names`). Any other string is an error: ``FileNotFoundError`` if it looks like a
+       path (contains ``/`` or ends in ``.txt``), else :class:`CorpusError`. So a typo'd file name
+       never silently becomes training text.
 
     >>> load_text(text="low lower lowest")
     'low lower lowest'
@@ -294,16 +329,8 @@ def load_text(
         return read_files(source, errors=errors)
     if not isinstance(source, str):
         raise TypeError(f"load_text needs a str, a Path or a list of paths, not {type(source).__name__}")
-    if os.path.exists(source):
-        return read_text_file(source, errors=errors)
-    if source in names():
-        return load(source)
-    if _looks_like_path(source):
-        raise FileNotFoundError(f"no such file: {source!r} (relative paths start at {Path.cwd()})")
-    close = difflib.get_close_matches(source, names(), n=1)
-    hint = f"; did you mean {close[0]!r}?" if close else ""
-    shown = source if len(source) <= 60 else source[:57] + "..."
-    raise CorpusError(
-        f"{shown!r} is neither an existing file nor a built-in corpus{hint} (built-in: {', '.join(names())}). "
-        "To use a string itself as training text, call load_text(text=...)"
-    )
+    try:
+        found = find(source)
+    except CorpusError as exc:
+        raise CorpusError(f"{exc}. To use a string itself as training text, call load_text(text=...)") from None
+    return read_text_file(found, errors=errors) if isinstance(found, Path) else load(found)

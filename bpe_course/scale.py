@@ -22,7 +22,8 @@ from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
 
-from .train import Training, count_pretokens, train_counts
+from .pretokenize import check_special_tokens, resolve_pattern
+from .train import Training, check_train_args, count_pretokens, train_counts
 
 
 def _count_file(path: str, special_tokens: tuple[str, ...], pattern: str | None) -> Counter:
@@ -40,13 +41,13 @@ def count_with_dask(paths: Iterable[str | os.PathLike], special_tokens: Iterable
     import dask.bag as db  # an optional dependency: pip install bpe-course[scale]
     from distributed import Client, LocalCluster
 
+    specials, pattern = tuple(check_special_tokens(special_tokens)), resolve_pattern(pattern)  # before Dask starts
     files = [str(Path(p)) for p in paths]
     if not files:
         raise ValueError("count_with_dask: no files given")
     for f in files:
         if not Path(f).is_file():
             raise FileNotFoundError(f"no such file: {f}")
-    specials = tuple(special_tokens)
     bag = db.from_sequence(files, npartitions=len(files)).map(_count_file, specials, pattern)
     with _quiet_dask():
         if scheduler is not None:
@@ -86,7 +87,10 @@ def _add(a: Counter, b: Counter) -> Counter:
 def train_with_dask(paths: Iterable[str | os.PathLike], vocab_size: int, special_tokens: Iterable[str] = (), *,
                     pattern: str | None = "gpt2", min_frequency: int = 1, scheduler: str | None = None,
                     processes: bool = True) -> Training:
-    """Count ``paths`` with Dask, then learn the merges here: the same result as training on the files' texts."""
-    specials = list(special_tokens)
+    """Count ``paths`` with Dask, then learn the merges here: the same result as training on the files' texts.
+
+    The arguments are checked before Dask starts, so a mistake costs no counting.
+    """
+    vocab_size, specials = check_train_args(vocab_size, special_tokens, min_frequency=min_frequency)
     counts = count_with_dask(paths, specials, pattern, scheduler=scheduler, processes=processes)
     return train_counts(counts, vocab_size, specials, min_frequency=min_frequency)

@@ -13,6 +13,14 @@ forked worker processes.
 Ties are broken deterministically: the highest count wins, then the lexicographically greatest
 pair, comparing ``(bytes_a, bytes_b)`` as Python compares tuples of bytes.
 
+One rule for a string, the same in the whole package (``docs/cli_and_formats.md``): a
+``pathlib.Path`` is always a file. A ``str`` is *text* where a function takes text (``train_bpe``,
+``train``, ``count_pretokens``, ``Tokenizer.encode``) and a *name* where a function takes a
+source of text (``corpus.load_text``, ``corpus.train_heldout``, the command line's ``FILE``): an
+existing file, else a built-in corpus (:func:`bpe_course.corpus.find`). A string is never read the
+other way by a guess: training text that names an existing file is refused, and so is a name that
+is neither a file nor a corpus, each error saying what to pass instead.
+
 >>> vocab, merges = train_bpe("low low low lower lowest", 259, pattern="gpt2")
 >>> merges
 [(b'o', b'w'), (b'l', b'ow'), (b' ', b'low')]
@@ -40,12 +48,14 @@ Vocab = dict[int, bytes]
 Merges = list[tuple[bytes, bytes]]
 
 
-def check_train_args(vocab_size: int, special_tokens: Iterable[str], *, size_name: str = "vocab_size=",
-                     specials_name: str = "special_tokens") -> tuple[int, list[str]]:
-    """Check a vocabulary size and its special tokens (``train_bpe`` and the CLI); return both, as int and list.
+def check_train_args(vocab_size: int, special_tokens: Iterable[str], *, method: str = "fast", min_frequency: int = 1,
+                     size_name: str = "vocab_size=", specials_name: str = "special_tokens") -> tuple[int, list[str]]:
+    """Check training's arguments at the door, once, before any text is read; return the vocabulary size and
+    the special tokens, as int and list.
 
-    The names are the caller's: ``vocab_size=``/``special_tokens`` in Python, ``--vocab-size``/``--special``
-    on the command line.
+    Every way in checks here (``train_bpe``/``train``, ``train_counts``, ``scale.train_with_dask``, the
+    CLI). The names are the caller's: ``vocab_size=``/``special_tokens`` in Python,
+    ``--vocab-size``/``--special`` on the command line.
 
     >>> check_train_args(256, ["<|endoftext|>"])
     Traceback (most recent call last):
@@ -59,6 +69,10 @@ def check_train_args(vocab_size: int, special_tokens: Iterable[str], *, size_nam
     if vocab_size < 256 + len(specials):
         raise ValueError(f"{size_name}{vocab_size} is too small: it must be at least 256 (one token per byte) "
                          f"+ {len(specials)} special tokens = {256 + len(specials)}")
+    if method not in ("fast", "naive"):
+        raise ValueError(f"method must be 'fast' or 'naive', not {method!r}")
+    if isinstance(min_frequency, bool) or not hasattr(type(min_frequency), "__index__") or min_frequency < 1:
+        raise ValueError(f"min_frequency must be a positive int, got {min_frequency!r}")
     return vocab_size, specials
 
 
@@ -69,20 +83,23 @@ def count_pretokens(source: str | Path | Iterable[str], special_tokens: Iterable
     ``source`` is text (``str``), a ``pathlib.Path`` to a UTF-8 file, or an iterable of documents,
     each a ``str`` or a ``Path`` (pre-tokens never cross from one document to the next). A file is
     never read whole: each worker reads its own byte range a block at a time, so memory stays flat
-    however big the file. A one-line ``str`` that
-    names an existing file is refused (pass ``pathlib.Path(name)``): training on a file's name is
-    never what was meant. Lone surrogates become U+FFFD, as in encoding. Big inputs are counted
-    by ``workers`` processes (default: all cores), cut where no pre-token can change.
+    however big the file. A ``str`` is always text; a one-line ``str`` that names an existing file
+    is refused, saying what to pass instead (see "One rule for a string" above). Lone surrogates
+    become U+FFFD, as in encoding. Big inputs are counted by ``workers`` processes (default: all
+    cores), cut where no pre-token can change.
 
     >>> sorted(count_pretokens("the cat, the hat").items())
     [(' cat', 1), (' hat', 1), (' the', 1), (',', 1), ('the', 1)]
     """
-    pattern = resolve_pattern(pattern)
-    specials = check_special_tokens(special_tokens)
+    return _count(source, check_special_tokens(special_tokens), resolve_pattern(pattern), workers)
+
+
+def _count(source: str | Path | Iterable[str], specials: list[str], pattern: str | None,
+           workers: int | None = None) -> Counter[str]:
+    """:func:`count_pretokens` with its arguments already checked (``pattern`` a regex or None)."""
     counter, counts = SegmentCounter(pattern), Counter()
-    if isinstance(source, str) and _names_a_file(source):
-        raise ValueError(f"{source!r} is the name of a file, not training text: pass pathlib.Path({source!r}) "
-                         f"to train on the file (or [{source!r}] to train on these {len(source)} characters)")
+    if isinstance(source, str):
+        _check_text(source)
     for doc in [source] if isinstance(source, (str, Path)) else source:
         if isinstance(doc, Path):
             _count_file(doc, pattern, specials, workers, counter, counts)
@@ -105,12 +122,17 @@ def _count_file(path: Path, pattern: str | None, specials: list[str], workers: i
     count_parts(add_file, str(path), cuts, specials, counter, counts)
 
 
-def _names_a_file(text: str) -> bool:
-    """True for a one-line string that is the path of an existing file (Stanford CS336 passes paths as str).
+def _check_text(text: str) -> None:
+    """Refuse a one-line ``str`` that is the path of an existing file (Stanford CS336 passes paths as str).
 
-    subtle: a ``str`` is always text here, so such a string would be trained on as its own few characters.
+    subtle: a ``str`` is always text here, so such a string would be trained on as its own few
+    characters; the other way of reading a string (a file or a corpus, ``corpus.load_text``) is
+    never guessed, it is named in the error. See "One rule for a string" in the module docstring.
     """
-    return "\n" not in text and len(text) < 4096 and os.path.isfile(text)
+    if "\n" not in text and len(text) < 4096 and os.path.isfile(text):
+        raise ValueError(f"{text!r} is the name of a file, not training text: pass pathlib.Path({text!r}) to "
+                         f"train on the file, corpus.load_text({text!r}) for its text (or [{text!r}] to train on "
+                         f"these {len(text)} characters)")
 
 
 class Training(NamedTuple):
@@ -131,15 +153,17 @@ def train(source: str | Path | Iterable[str], vocab_size: int, special_tokens: I
           progress: bool = False) -> Training:
     """Like :func:`train_bpe`, but also say how often each merged pair occurred and why training stopped.
 
+    Every argument is checked here, once, before any text is read.
+
     >>> run = train("low low low lower lowest", 300, min_frequency=2)
     >>> run.merges, run.merge_counts
     ([(b'o', b'w'), (b'l', b'ow'), (b' ', b'low'), (b' low', b'e')], [5, 5, 4, 2])
     >>> run.stop_reason
     'the most frequent pair left occurs 1 times, fewer than min_frequency=2'
     """
-    _, specials = check_train_args(vocab_size, special_tokens)
-    return train_counts(count_pretokens(source, specials, pattern), vocab_size, specials, method=method,
-                        min_frequency=min_frequency, progress=progress)
+    vocab_size, specials = check_train_args(vocab_size, special_tokens, method=method, min_frequency=min_frequency)
+    counts = _count(source, specials, resolve_pattern(pattern))
+    return _learn(counts, vocab_size, specials, method, operator.index(min_frequency), progress)
 
 
 def train_counts(counts: Mapping[str, int], vocab_size: int, special_tokens: Iterable[str] = (), *,
@@ -154,11 +178,7 @@ def train_counts(counts: Mapping[str, int], vocab_size: int, special_tokens: Ite
     >>> train_counts(part1 + part2, 259).merges == train(["low low lower", "lowest low"], 259).merges
     True
     """
-    vocab_size, specials = check_train_args(vocab_size, special_tokens)
-    if method not in ("fast", "naive"):
-        raise ValueError(f"method must be 'fast' or 'naive', not {method!r}")
-    if isinstance(min_frequency, bool) or not hasattr(type(min_frequency), "__index__") or min_frequency < 1:
-        raise ValueError(f"min_frequency must be a positive int, got {min_frequency!r}")
+    vocab_size, specials = check_train_args(vocab_size, special_tokens, method=method, min_frequency=min_frequency)
     # subtle: checked as whole collections in C (a novel has 44,000 distinct pre-tokens); only when a
     # check fails does a plain loop look for the entry to name
     if counts and not (set(map(type, counts)) <= {str} and set(map(type, counts.values())) <= {int}
@@ -166,10 +186,16 @@ def train_counts(counts: Mapping[str, int], vocab_size: int, special_tokens: Ite
         for word, n in counts.items():
             if not isinstance(word, str) or isinstance(n, bool) or not isinstance(n, int) or n < 0:
                 raise ValueError(f"counts must map pre-token strings to non-negative ints; got {word!r}: {n!r}")
+    return _learn(counts, vocab_size, specials, method, operator.index(min_frequency), progress)
+
+
+def _learn(counts: Mapping[str, int], vocab_size: int, specials: list[str], method: str, min_frequency: int,
+           progress: bool) -> Training:
+    """The merge loop on checked arguments: what :func:`train` and :func:`train_counts` share."""
     word_counts = {word.encode("utf-8"): n for word, n in counts.items() if n}  # distinct str, distinct bytes
     learn = _learn_fast if method == "fast" else _learn_naive
     n_merges = vocab_size - 256 - len(specials)
-    merges, merge_counts, best_left = learn(word_counts, n_merges, progress, operator.index(min_frequency))
+    merges, merge_counts, best_left = learn(word_counts, n_merges, progress, min_frequency)
     vocab = {i: bytes([i]) for i in range(256)}
     for a, b in merges:
         vocab[len(vocab)] = a + b
@@ -189,10 +215,16 @@ def train_bpe(source: str | Path | Iterable[str], vocab_size: int, special_token
               progress: bool = False) -> tuple[Vocab, Merges]:
     """Learn a byte-level BPE vocabulary of ``vocab_size`` tokens (256 bytes + merges + specials).
 
+    ``source`` is the training text: a ``str`` (always the text itself), a ``pathlib.Path`` to a
+    UTF-8 file (read a block at a time), or a list of documents, each a ``str`` or a ``Path``. For a
+    built-in corpus, or a file named by a string, ``corpus.load_text(name)`` gives its text (see "One
+    rule for a string" above).
+
     Training stops early, with a smaller vocabulary, when no adjacent pair is left, or when the
     most frequent pair left occurs fewer than ``min_frequency`` times (Hugging Face's name and
     meaning; the default 1 merges anything). A merge whose pair was seen once or twice mostly
-    memorises the training text: chapter 06 measures this. :func:`train` also says why it stopped.
+    memorises the training text: chapter 06 measures this. :func:`train` (the same arguments,
+    checked there) also says why it stopped.
     """
     vocab, merges, _, _ = train(source, vocab_size, special_tokens, pattern=pattern, method=method,
                                 min_frequency=min_frequency, progress=progress)

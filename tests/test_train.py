@@ -298,3 +298,18 @@ def test_training_leaves_the_cycle_collector_as_it_found_it():
             assert gc.isenabled() == enabled
     finally:
         gc.enable()
+
+
+def test_each_door_checks_the_arguments_once_before_any_text_is_read(monkeypatch, tmp_path):
+    from bpe_course import train as train_module
+    calls = []
+    real = train_module.check_special_tokens
+    monkeypatch.setattr(train_module, "check_special_tokens", lambda *a: calls.append(1) or real(*a))
+    assert train_bpe("low lower lowest", 260, ["<s>"]) == train_module.train("low lower lowest", 260, ["<s>"])[:2]
+    assert calls == [1, 1]  # once for train_bpe, once for train: never again inside
+    train_module.train_counts(count_pretokens("low lower"), 260, ["<s>"])
+    assert len(calls) == 4  # count_pretokens' door, train_counts' door
+    missing = Path(tmp_path / "missing.txt")
+    for bad, message in ({"method": "quick"}, "method must be"), ({"min_frequency": 0}, "min_frequency must be"):
+        with pytest.raises(ValueError, match=message):  # not FileNotFoundError: nothing was read yet
+            train_bpe(missing, 300, **bad)
