@@ -45,7 +45,7 @@ print(f"{CORPUS}: {len(train_text):,} training characters, {len(heldout_text):,}
 # %% [markdown]
 # ## 1. Replaying the merges in order
 #
-# We start with the toy corpus of chapters 01–03 (Sennrich et al., 2016): word counts for *low*,
+# We start with the toy corpus of chapters 02 and 03 (Sennrich et al., 2016): word counts for *low*,
 # *lower*, *newest* and *widest*. Training stops when no pair occurs twice.
 
 # %%

@@ -15,10 +15,13 @@
 # * overlapping special tokens (the longest wins), and `encode_ordinary`.
 
 # %%
+import unicodedata
+from collections import Counter
+
 import tiktoken
 import tiktoken.load
 import pandas as pd
-from IPython.display import HTML, display
+from IPython.display import HTML, Markdown, display
 
 from bpe_course import Tokenizer, corpus, gpt2, train_bpe
 from bpe_course.pretokenize import GPT2_PATTERN
@@ -96,9 +99,27 @@ unk_table
 
 # %% [markdown]
 # With English training text, the losses are worst for scripts that share no characters with
-# English: there, almost every character becomes `<|unk|>`. German, Spanish and French lose only
-# their accented letters, but those change words. Here is the first German sentence that loses a
-# character, before and after:
+# English: there, almost every character becomes `<|unk|>`. German, Spanish and French lose far
+# less. Which characters do they lose?
+
+# %%
+known = set(train_text)
+lost_by_language = {code: Counter(ch for ch in samples[code] if ch not in known and not ch.isspace())
+                    for code in ("de", "es", "fr")}
+pd.DataFrame({code: {"lost characters, most frequent first": " ".join(ch for ch, _ in lost.most_common())}
+              for code, lost in lost_by_language.items()}).T
+
+# %% [hide-input]
+lost_all = Counter()
+for lost in lost_by_language.values():
+    lost_all.update(lost)
+accented = {ch for ch in lost_all if any(unicodedata.combining(c) for c in unicodedata.normalize("NFD", ch))}
+others = [ch for ch, _ in lost_all.most_common() if ch not in accented]
+display(Markdown(
+    f"Mostly accented letters ({sum(lost_all[ch] for ch in accented)} of the {sum(lost_all.values())} lost "
+    f"characters), but not only: also {', '.join(f'`{ch}`' for ch in others)}, characters this English "
+    "training text happens never to use. Every one of them changes a word or a sentence. Here is the first "
+    "German sentence that loses a character, before and after:"))
 
 # %%
 german_sentences = samples["de"].replace("\n", " ").split(". ")

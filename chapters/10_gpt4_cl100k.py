@@ -370,7 +370,7 @@ display(HTML(driven.rows_html))
 #
 # `Tokenizer.truncated(k)` builds that smaller tokenizer. To move through 100,000 merges quickly,
 # `encode_ordinary_truncated(text, k)` gives the same ids without building it: it runs BPE allowing
-# only ranks below *k*. We check both against tiktoken itself, given only the ranks below 256 + *k*
+# only the first *k* merges. We check both against tiktoken itself, given only the ranks below 256 + *k*
 # of the `ranks` we read in section 1:
 
 # %%

@@ -4,7 +4,7 @@
 # [← 11 Making training fast](11_making_training_fast.ipynb) · [13 The token tax →](13_token_tax.ipynb)
 #
 # Eleven chapters built byte-pair encoding piece by piece, up to reproducing GPT-2 and GPT-4 id for
-# id and training fast. This last chapter puts it all to work on **your** text and then does what
+# id and training fast. This chapter puts it all to work on **your** text and then does what
 # a tokenizer is for: it leaves this notebook and is used by other programs. You will:
 #
 # * train a tokenizer on a bigger corpus (or your own file) with a progress bar, and look at what
@@ -479,7 +479,7 @@ print(run("stats", "small.txt", "--tokenizer", "cli_tokenizer"))
 #   for GPT-2's pattern and `<|endoftext|>`).
 # * The `bpe-course` command does the same from a terminal.
 #
-# ### The whole course
+# ### The course so far
 #
 # | chapter | what you built |
 # |---|---|
@@ -498,6 +498,10 @@ print(run("stats", "small.txt", "--tokenizer", "cli_tokenizer"))
 #
 # ### Where to go next
 #
+# * The chapters after this one use what you built to measure what tokenizers do:
+#   [13](13_token_tax.ipynb) what one text costs in 18 languages, [14](14_when_tokens_bite.ipynb)
+#   where tokens trip models up, [15](15_other_designs.ipynb) other designs on the same text, and
+#   [16](16_what_a_tokenizer_does_to_a_model.ipynb) what a tokenizer does to a model.
 # * Train on more text: `bpe_course.corpus.download("tinystories-valid")` (needs internet once,
 #   then cached and checked by sha256) or a folder of your own files with `corpus.read_files`.
 # * Explore the vocabulary-size trade-off of chapter 06 on your own text, or compare GPT-2's and
@@ -505,8 +509,8 @@ print(run("stats", "small.txt", "--tokenizer", "cli_tokenizer"))
 # * Read the package: every chapter's teaching code has a canonical version in `bpe_course/`,
 #   with tests against tiktoken and Hugging Face in `tests/`.
 # * Other subword methods solve the same problem differently: WordPiece (BERT) and the unigram
-#   language model (SentencePiece's default, used by T5). Hugging Face `tokenizers` trains both,
-#   as well as BPE.
+#   language model (SentencePiece's default, used by T5); chapter 15 trains both beside BPE, with
+#   Hugging Face `tokenizers` and SentencePiece.
 #
 # ## Exercises
 
