@@ -53,25 +53,41 @@ def dropout_tokens(tok: Tokenizer, text: str, p: float, rng: Random) -> list[byt
 class DropoutExplorer:
     """One word, several BPE-dropout samples: a text box, a slider for ``p`` and a re-sample button.
 
-    Parts: ``.text`` (CSS ``bpe-dropout-text``), ``.p`` (``bpe-dropout-p``), ``.resample``
+    Parts: ``.text`` (the word as typed, CSS ``bpe-dropout-text``), ``.space`` (a checkbox: put a space
+    before it, as inside a sentence, ``bpe-dropout-space``), ``.p`` (``bpe-dropout-p``), ``.resample``
     (``bpe-dropout-resample``), ``.status`` (``bpe-dropout-status``), ``.rows`` (HTML, one chip row
-    per sample, ``bpe-dropout-rows``), ``.samples`` (the samples' tokens). Samples are seeded, so the
-    same word, ``p`` and draw give the same rows; each re-sample moves to the next seed.
+    per sample, ``bpe-dropout-rows``), ``.word`` (what is sampled: the text, after ``␣`` if ``.space``
+    is ticked), ``.samples`` (the samples' tokens). Samples are seeded, so the same word, ``p`` and
+    draw give the same rows; each re-sample moves to the next seed.
+
+    subtle: GPT-2 has other tokens for a word inside a sentence (" unlowered") than at the start of a
+    text ("unlowered"), and a space typed into a box is invisible, so the space is a checkbox that
+    shows its marker, ticked when ``text`` starts with one.
     """
 
     def __init__(self, tokenizer: Tokenizer, text: str = " unlowered", p: float = 0.1, n_samples: int = 8) -> None:
         self.tokenizer, self.n_samples, self.draw = tokenizer, n_samples, 0
-        self.text = widgets.Text(value=text, description="word").add_class("bpe-dropout-text")
+        spaced = text.startswith(" ")
+        self.text = widgets.Text(value=text[1:] if spaced else text, description="word").add_class("bpe-dropout-text")
+        self.space = widgets.Checkbox(value=spaced, description="␣ before it (as inside a sentence)", indent=False,
+                                      layout=widgets.Layout(width="auto")).add_class("bpe-dropout-space")
         self.p = widgets.FloatSlider(value=p, min=0.0, max=1.0, step=0.05, description="p", continuous_update=False,
                                      readout_format=".2f").add_class("bpe-dropout-p")
         self.resample = widgets.Button(description="re-sample").add_class("bpe-dropout-resample")
         self.status = widgets.Label("").add_class("bpe-dropout-status")
         self.rows = widgets.HTML().add_class("bpe-dropout-rows")
         self.text.observe(lambda _: self.update(), names="value")
+        self.space.observe(lambda _: self.update(), names="value")
         self.p.observe(lambda _: self.update(), names="value")
         self.resample.on_click(lambda _: self.next_draw())
-        self.box = widgets.VBox([widgets.HBox([self.text, self.p, self.resample, self.status]), self.rows])
+        self.box = widgets.VBox([widgets.HBox([self.text, self.space]),
+                                 widgets.HBox([self.p, self.resample, self.status]), self.rows])
         self.update()
+
+    @property
+    def word(self) -> str:
+        """What is sampled: the typed text, with a space before it if ``.space`` is ticked."""
+        return (" " if self.space.value else "") + self.text.value
 
     def sample(self, text: str, p: float, draw: int) -> list[list[bytes]]:
         """The ``n_samples`` segmentations of ``text`` for one draw (seeded by the draw number)."""
@@ -83,7 +99,7 @@ class DropoutExplorer:
         self.update()
 
     def update(self) -> None:
-        chosen = (self.text.value, self.p.value, self.draw)
+        chosen = (self.word, self.p.value, self.draw)
         self.status.value = "sampling…"
         try:
             self.samples = self.sample(*chosen)
@@ -95,7 +111,7 @@ class DropoutExplorer:
             self.rows.value = "".join(rows)
         finally:
             self.status.value = ""
-        if (self.text.value, self.p.value, self.draw) != chosen:  # changed while we worked: show the latest
+        if (self.word, self.p.value, self.draw) != chosen:  # changed while we worked: show the latest
             self.update()
 
     def _repr_mimebundle_(self, **kwargs):

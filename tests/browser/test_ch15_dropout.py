@@ -1,4 +1,5 @@
-"""Chapter 15's BPE-dropout explorer in a real browser: type a word, move p, re-sample; rows follow."""
+"""Chapter 15's BPE-dropout explorer in a real browser: type a word, untick its leading space, move p,
+re-sample; rows follow."""
 
 from __future__ import annotations
 
@@ -32,15 +33,24 @@ def test_dropout_rows_follow_word_p_and_resample(open_notebook):
 
         eventually(check)
 
-    expect_rows(" unlowered", 0.3, 0)  # the chapter set p=0.3 from Python last
     text = nb.widget("bpe-dropout-text").locator("input")
-    text.fill(" knighthood")
+    space = nb.widget("bpe-dropout-space").locator("input")
+    p_readout = nb.widget("bpe-dropout-p").locator(".widget-readout")
+    expect(space).to_be_checked()  # " unlowered": the space is shown as a ticked ␣ box, not typed unseen
+    expect(nb.widget("bpe-dropout-space")).to_contain_text("␣")
+    p = float(p_readout.inner_text())  # where the chapter's own cell put it
+    expect_rows(" " + text.input_value(), p, 0)
+    text.fill("knighthood")
     text.press("Enter")
-    expect_rows(" knighthood", 0.3, 0)
-    nb.set_slider_by_keys(nb.widget("bpe-dropout-p"), "ArrowLeft", 2)  # 0.30 -> 0.20 (step 0.05)
-    expect_rows(" knighthood", 0.2, 0)
+    expect_rows(" knighthood", p, 0)
+    space.uncheck()
+    expect_rows("knighthood", p, 0)
+    space.check()
+    nb.set_slider_by_keys(nb.widget("bpe-dropout-p"), "ArrowRight", 2)  # up two steps of 0.05
+    expect(p_readout).to_have_text(f"{p + 0.1:.2f}")
+    expect_rows(" knighthood", round(p + 0.1, 2), 0)
     nb.widget("bpe-dropout-resample").click()
-    expect_rows(" knighthood", 0.2, 1)
+    expect_rows(" knighthood", round(p + 0.1, 2), 1)
     expect(nb.widget("bpe-dropout-status")).to_have_text("")
     nb.screenshot(rows.locator(".."), "ch15_dropout.png")
     nb.assert_no_console_errors()
