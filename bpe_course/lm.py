@@ -35,7 +35,7 @@ MIN_DISCOUNT = 0.1  # an estimated discount is clamped to [MIN_DISCOUNT, k] (see
 def modified_kn_discounts(count_of_counts: Counter[int] | dict[int, int]) -> tuple[float, float, float]:
     """The discounts D1, D2, D3+ for n-grams seen once, twice and three or more times.
 
-    Chen & Goodman (1998, eq. 26) estimate them from ``n_k``, the number of distinct n-grams seen
+    Chen & Goodman (1998) estimate them from ``n_k``, the number of distinct n-grams seen
     exactly ``k`` times: with ``Y = n1 / (n1 + 2 n2)``, ``D_k = k - (k + 1) Y n_{k+1} / n_k``.
 
     >>> modified_kn_discounts({1: 10, 2: 5, 3: 3, 4: 2})

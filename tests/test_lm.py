@@ -2,7 +2,7 @@
 
 The naive model recounts everything from the token list on every call, with tuples and plain
 recursion, so that each line can be read against the paper's equations (Chen & Goodman 1998,
-section 3.5 and eq. 26): slow and obvious on purpose.
+interpolated and modified Kneser-Ney): slow and obvious on purpose.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ class NaiveKneserNey:
 
     Level ``order`` uses raw counts c(h w); every lower level k uses N1+(. h w), the number of
     distinct tokens seen right before h w. Each level's discounts (D1, D2, D3+) come from the
-    count-of-counts of the counts that level uses (eq. 26), clamped as bpe_course.lm documents.
+    count-of-counts of the counts that level uses, clamped as bpe_course.lm documents.
     """
 
     def __init__(self, ids: list[int], order: int, vocab_size: int, discounts=None):
@@ -109,7 +109,7 @@ def test_fixed_and_estimated_discounts_match_the_naive_reference_on_any_text(tra
     assert fast.distribution(context) == pytest.approx([naive.prob(w, context) for w in range(6)], rel=1e-12)
 
 
-def test_discounts_follow_chen_and_goodman_eq_26():
+def test_discounts_follow_chen_and_goodmans_estimate():
     # n1..n4 = 10, 5, 3, 2: Y = 10 / 20; D1 = 1 - 2Y(5/10); D2 = 2 - 3Y(3/5); D3+ = 3 - 4Y(2/3)
     assert modified_kn_discounts({1: 10, 2: 5, 3: 3, 4: 2}) == pytest.approx((0.5, 1.1, 3 - 4 / 3))
     # out of range estimates are clamped into [MIN_DISCOUNT, k]

@@ -1,0 +1,106 @@
+"""Chapter 16's sweep, plot and explorer: their numbers against tokenizers and models built separately."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from bpe_course import Tokenizer, corpus, train_bpe
+from bpe_course.lm import KneserNey
+from bpe_course.widgets.model_quality import (ModelQualityExplorer, Sweep, best_rows, explorer_title, figure_png,
+                                              plot_model_quality, prefix_covering, status_line, vocab_points)
+
+MAX = 600
+
+
+@pytest.fixture(scope="module")
+def texts() -> tuple[str, str]:
+    train, heldout = corpus.train_heldout("python_docs")
+    return train[:60_000], heldout[:20_000]
+
+
+@pytest.fixture(scope="module")
+def sweep(texts) -> Sweep:
+    train, heldout = texts
+    return Sweep(Tokenizer(*train_bpe(train, 256 + MAX)), train, heldout, vocab_points(MAX))
+
+
+def test_vocab_points_double_the_vocabulary():
+    assert vocab_points(0) == [0]
+    assert vocab_points(600) == [0, 256, 600]
+    assert vocab_points(3840) == [0, 256, 768, 1792, 3840]
+    assert [256 + k for k in vocab_points(4000)][:5] == [256, 512, 1024, 2048, 4096]
+    with pytest.raises(ValueError):
+        vocab_points(-1)
+
+
+def test_prefix_covering_is_the_shortest_start_holding_the_bytes():
+    tok = Tokenizer(*train_bpe("low low lower lowest", 262))
+    ids = tok.encode_ordinary("low low lower lowest")
+    for n in range(1, 22):
+        got = prefix_covering(tok, ids, n)
+        assert len(tok.decode_bytes(got)) >= min(n, 20)
+        assert len(got) == len(ids) or len(tok.decode_bytes(got[:-1])) < n
+
+
+def test_sweep_rows_match_tokenizers_and_models_built_alone(sweep, texts):
+    train, heldout = texts
+    data = sweep.measure([1, 3])
+    assert list(data["merges"].unique()) == [0, 256, 600] and set(data["order"]) == {1, 3}
+    for k in (256, 600):
+        tok = Tokenizer(*train_bpe(train, 256 + k))  # trained again, not truncated
+        ids, held = tok.encode_ordinary(train), tok.encode_ordinary(heldout)
+        model = KneserNey(ids, 3, 256 + k)
+        row = data.query("order == 3 and merges == @k").iloc[0]
+        assert row["bits_per_byte"] == pytest.approx(model.bits(held) / len(heldout.encode("utf-8")), rel=1e-12)
+        assert row["tokens_per_word"] == len(held) / len(heldout.split())
+        assert row["train_tokens"] == len(ids) and row["vocab_size"] == 256 + k
+    bytes_row = data.query("order == 1 and merges == 0").iloc[0]
+    assert bytes_row["heldout_tokens"] == len(heldout.encode("utf-8"))
+
+
+def test_a_smaller_training_size_uses_a_prefix_and_is_remembered(sweep):
+    small = sweep.measure([2], train_bytes=10_000)
+    assert (small["train_bytes"] == 10_000).all()
+    for _, row in small.iterrows():
+        assert row["train_tokens"] == len(prefix_covering(sweep.tok, sweep.encoded[row["merges"]][0], 10_000))
+    full = sweep.measure([2])
+    assert (full["train_tokens"] > small["train_tokens"]).all()
+    assert len(sweep.data) == len(sweep.data.drop_duplicates(["merges", "order", "train_bytes"]))
+    assert sweep.measure([2], train_bytes=10_000).equals(small)
+
+
+def test_best_rows_pick_the_fewest_bits(sweep):
+    data = sweep.measure([1, 3])
+    best = best_rows(data)
+    for _, row in best.iterrows():
+        assert row["bits_per_byte"] == data[data["order"] == row["order"]]["bits_per_byte"].min()
+
+
+def test_plot_draws_the_data(sweep):
+    data = sweep.measure([1, 3])
+    fig = plot_model_quality(data, "t", chosen=512)
+    left, right = fig.axes
+    assert list(left.lines[0].get_ydata()) == list(data.drop_duplicates("vocab_size")["tokens_per_word"])
+    curves = [line for line in right.lines if line.get_label().startswith("order")]
+    assert [line.get_label() for line in curves] == ["order 1", "order 3"]
+    for line, n in zip(curves, (1, 3)):
+        assert list(line.get_ydata()) == list(data[data["order"] == n]["bits_per_byte"])
+    stars = [line for line in right.lines if line.get_marker() == "*"]
+    assert [s.get_ydata()[0] for s in stars] == list(best_rows(data)["bits_per_byte"])
+
+
+def test_explorer_follows_both_sliders(sweep):
+    explorer = ModelQualityExplorer(sweep, order=3)
+    assert explorer.vocab.options[explorer.vocab.index][1] == 512  # the middle of 256, 512, 856
+    explorer.vocab.value = 856
+    explorer.order.value = 1
+    assert set(explorer.data["order"]) == {1}
+    assert explorer.status.value == status_line(sweep.measure([1]), 856, 1)
+    row = sweep.measure([1]).set_index("vocab_size").loc[856]
+    assert f"{row['bits_per_byte']:.4f} bits per byte" in explorer.status.value
+    assert explorer.image.value == figure_png(plot_model_quality(sweep.measure([1]), explorer_title(1), chosen=856))
+    explorer.order.value = 4  # not measured yet: fitted on demand
+    assert explorer.status.value == status_line(sweep.measure([4]), 856, 4)
+    assert math.isfinite(explorer.data["bits_per_byte"].sum())
