@@ -441,7 +441,26 @@ def test_every_citation_has_a_real_source_and_is_used():
         pytest.fail("\n".join(problems), pytrace=False)
 
 
+def visible_prose_cells(path: Path) -> list[int]:
+    """Indices of code cells shown as code although they compose prose (``Markdown(...)``): issue 22 asks
+    that such cells be collapsed (``# %% [hide-input]``), so the reader reads the sentence, not its recipe."""
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    return [i for i, cell in enumerate(nb["cells"])
+            if cell["cell_type"] == "code" and "Markdown(" in "".join(cell["source"])
+            and not cell.get("metadata", {}).get("jupyter", {}).get("source_hidden", False)]
+
+
+@pytest.mark.parametrize("notebook", NOTEBOOK_PATHS, ids=lambda p: p.stem)
+def test_cells_that_compose_prose_are_collapsed(notebook):
+    cells = visible_prose_cells(notebook)
+    if cells:
+        pytest.fail(f"{notebook.name}: code cell(s) {cells} compose prose with Markdown(...) but are shown as code; "
+                    f"mark them '# %% [hide-input]' in chapters/{notebook.stem}.py (and keep any computation in a "
+                    "visible cell above)", pytrace=False)
+
+
 # ---- the checker can fail -----------------------------------------------------------------------------
+
 
 def _notebook(tmp_path: Path, cells: list[dict]) -> Path:
     path = tmp_path / "99_planted.ipynb"
@@ -526,3 +545,9 @@ def test_the_ch03_tutorial_figure_is_caught(tmp_path):
     cited = {"numbers": {"22": "seed: 000_c4bc62be5aa7f0ad.txt", "40": "seed: 000_c4bc62be5aa7f0ad.txt"},
              "words": {}}
     assert check_notebook(path, cited, references="") == []
+
+
+def test_a_visible_prose_cell_is_caught(tmp_path):
+    shown = _code('display(Markdown(f"{n} merges"))', "22 merges\n")
+    hidden = _code('display(Markdown(f"{n} merges"))', "22 merges\n", hidden=True)
+    assert visible_prose_cells(_notebook(tmp_path, [hidden, shown, _md("text")])) == [1]
