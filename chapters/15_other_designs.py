@@ -207,11 +207,25 @@ print(f"WordPieceTrainer: {len(wp_vocab):,} pieces; BpeTrainer with '##': {len(b
 
 # %%
 # NBVAL_IGNORE_OUTPUT
-print(f"pieces in both: {len(wp_vocab & bpe_vocab):,}; in only one of them: {len(wp_vocab ^ bpe_vocab)} "
-      f"(HF breaks ties in a different order each run: pairs tied at the last count)")
+def occurrences(piece: str) -> int:
+    """How often ``piece`` occurs in the training words: inside a word for a ``##`` piece, at the start otherwise."""
+    body = piece.removeprefix("##")
+    return sum(n * (w[1:].count(body) if piece.startswith("##") else w.startswith(body)) for w, n in word_counts.items())
+
+
+print(f"pieces in both: {len(wp_vocab & bpe_vocab):,}; in only one of them: {len(wp_vocab ^ bpe_vocab)}")
+wp_made = {i: piece for piece, i in wordpiece.get_vocab().items()}
+bpe_made = {i: piece for piece, i in bpe_hash.get_vocab().items()}
+steps = sorted(i for i in wp_made if wp_made[i] != bpe_made.get(i))
+if steps:
+    a, b = wp_made[steps[0]], bpe_made[steps[0]]
+    print(f"the first difference, piece id {steps[0]}: WordPieceTrainer made {a!r} ({occurrences(a):,} in the text), "
+          f"BpeTrainer {b!r} ({occurrences(b):,}){': a tie, broken the other way' if occurrences(a) == occurrences(b) else ''}")
 
 # %% [markdown]
-# The same vocabulary (up to pairs tied at the cut-off). What does differ is the **encoder**. Give
+# The same vocabulary, but for pieces that follow from a tie: where two pairs have the same count,
+# Hugging Face's trainers break it in an order that can change from one run to the next (the cell
+# above shows whether, and where, it did in yours). What does differ is the **encoder**. Give
 # both encoders that one vocabulary — WordPiece's longest match first, and BPE's merges replayed in
 # order — and cut the held-out words:
 
