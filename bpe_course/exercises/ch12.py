@@ -164,8 +164,8 @@ def check_hf_ids(hf_ids: Callable[[Tokenizer, Path, str], list[int]]) -> Feedbac
                 got = hf_ids(tok, folder, text)
             except Exception as exc:  # report, don't crash
                 return wrong(f"hf_ids(tok, folder, {text!r}) raised {type(exc).__name__}: {exc}",
-                             "tok.save(folder / 'tokenizer.json', format='hf'), then "
-                             "tokenizers.Tokenizer.from_file(str(path)).encode(text).ids")
+                             "section 5 takes two steps: save with the Hugging Face format into the folder, then "
+                             "load that file with the tokenizers library and encode; which of your steps raised?")
             if (problem := returned(got, IDS, "hf_ids", "a tokenizers.Encoding holds the ids in its .ids attribute")) \
                     is not None:
                 return problem
