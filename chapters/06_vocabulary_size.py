@@ -129,8 +129,8 @@ docs_train, docs_heldout = corpus.train_heldout("python_docs")
 docs_run = train(docs_train, 256 + MAX_MERGES)
 docs_counts = pd.Series(docs_run.merge_counts)
 first_rare = int((docs_counts < MIN_FREQUENCY).idxmax())
-print(f"python_docs: {len(docs_train):,} training characters ({len(train_text) / len(docs_train):.1f}× fewer than "
-      f"{CORPORA[0]}); {len(docs_run.merges):,} merges, then stopped: {docs_run.stop_reason}")
+print(f"python_docs: {len(docs_train):,} training characters ({CORPORA[0]} has {len(train_text) / len(docs_train):.1f}× "
+      f"as many); {len(docs_run.merges):,} merges, then stopped: {docs_run.stop_reason}")
 print(f"merges 0 to {first_rare - 1:,} each joined a pair seen at least {MIN_FREQUENCY} times; merge {first_rare:,} "
       f"(counting from 0) is the first of a pair seen fewer times")
 print(f"{(docs_counts < MIN_FREQUENCY).sum():,} merges are like that, "
@@ -189,7 +189,8 @@ display(Markdown(
     f"forming the training topics' words help it less.) The {n_late:,} merges of rare pairs shorten the training text by "
     f"another {train_gain:.1%} of its tokens and the held-out text by {heldout_gain:.1%}: in tokens per word they "
     f"are nearly as useful on new text as on the text they came from. So the curve does not show memorisation "
-    f"at its right end; training text flatters a tokenizer (section 1) by about the same amount all along."))
+    f"at its right end; training text flatters a tokenizer (section 1) by about the same amount from a few hundred "
+    f"merges on."))
 
 # %% [markdown]
 # Where the rare merges do show is in *which* tokens a text uses. Encode the held-out text with the
