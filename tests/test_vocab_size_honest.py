@@ -56,3 +56,31 @@ def test_a_minimum_frequency_learns_a_prefix_of_the_unrestricted_run(f):
     restricted = train(docs_train, 256 + CONSTANTS["MAX_MERGES"], min_frequency=f)
     assert restricted.merges == unrestricted.merges[:first_rare]
     assert restricted.merge_counts == unrestricted.merge_counts[:first_rare]
+
+
+def test_section_3s_reading_holds_on_python_docs():
+    """Section 3 says the rare merges do not show in tokens per word (the train/held-out gap stays
+    where the frequent merges put it, and they shorten held-out text nearly as much as training
+    text) but do show in token usage. Its sentences are composed from the numbers; this checks
+    that the verdict they carry ("No.", "nearly as useful", "uses fewer") still holds."""
+    from bpe_course import Tokenizer
+
+    docs_train, docs_heldout = corpus.train_heldout("python_docs")
+    run = train(docs_train, 256 + CONSTANTS["MAX_MERGES"])
+    first_rare = next(k for k, c in enumerate(run.merge_counts) if c < CONSTANTS["MIN_FREQUENCY"])
+    full = Tokenizer(run.vocab, run.merges)
+    at_cut = full.truncated(first_rare)
+
+    def per_word(tok, text):
+        return len(tok.encode_ordinary(text)) / len(text.split())
+
+    gap_cut = per_word(at_cut, docs_heldout) - per_word(at_cut, docs_train)
+    gap_end = per_word(full, docs_heldout) - per_word(full, docs_train)
+    assert gap_end <= gap_cut + 0.05  # the gap does not grow with the rare merges
+    train_gain = 1 - per_word(full, docs_train) / per_word(at_cut, docs_train)
+    heldout_gain = 1 - per_word(full, docs_heldout) / per_word(at_cut, docs_heldout)
+    assert heldout_gain >= 0.75 * train_gain  # nearly as useful on new text
+    used = set(full.encode_ordinary(docs_heldout))
+    late = sum(256 + k in used for k in range(first_rare, len(run.merges))) / (len(run.merges) - first_rare)
+    early = sum(256 + k in used for k in range(first_rare)) / first_rare
+    assert late < early / 2  # but new text uses far fewer of their tokens
