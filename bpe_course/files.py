@@ -113,13 +113,14 @@ def _decode(decoder: codecs.IncrementalDecoder, data: bytes, final: bool, path: 
 
 
 def read_utf8(path: str | os.PathLike, error: type[Exception], hint: str = "") -> str:
-    """A whole file as UTF-8 text: a missing file is ``FileNotFoundError``, a folder or bad byte ``error``."""
+    """A whole file as UTF-8 text, read by :func:`read_text_blocks` (a leading byte-order mark is not
+    text): a missing file is ``FileNotFoundError``, a folder or a bad byte ``error``."""
     path = Path(path)
     if not path.exists():
         raise FileNotFoundError(f"no such file: {path}")
     if path.is_dir():
         raise error(f"{path} is a directory, not a text file")
-    return decode_utf8(path.read_bytes(), path, error, hint)
+    return "".join(read_text_blocks(path, error, hint=hint))
 
 
 def sha256_file(path: str | os.PathLike) -> str:

@@ -113,6 +113,20 @@ def test_truncated_and_not_utf8_files(tmp_path):
         Tokenizer.load(tmp_path / "t.json")
 
 
+@pytest.mark.parametrize("fmt", formats.FORMATS)
+def test_a_file_saved_by_notepad_loads_the_same(tmp_path, fmt):
+    """A byte-order mark (Windows Notepad puts one first when it saves) is not text, in a tokenizer's text
+    files as in a corpus. (A ``.tiktoken`` file is base64 lines read as bytes, as tiktoken reads it.)"""
+    tok = trained()
+    folder = tmp_path / fmt
+    folder.mkdir()
+    tok.save(folder, format=fmt)
+    for path in folder.iterdir():
+        if path.suffix in (".json", ".bpe"):
+            path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
+    assert_same(Tokenizer.load(folder), tok)
+
+
 # ---- saving, detecting and loading -------------------------------------------------------------
 def test_every_format_is_detected_from_files_and_directories(tmp_path):
     tok = trained()
