@@ -95,11 +95,11 @@ def test_gpt2_pieces():
     right = regex.findall(GPT2_PATTERN, text)
     assert ch08.check_gpt2_pieces(text, right).ok
     apostrophe = ch08.check_gpt2_pieces(text, [" ", " Don't", "   ", "STOP", "'s", "!"])
-    assert not apostrophe.ok and "up to piece 1, \" Don't\"" in apostrophe.message
+    assert not apostrophe.ok and "piece 0 is right, but piece 1, \" Don't\"" in apostrophe.message
     assert "' Don'," not in apostrophe.message  # the right piece is not given away
     assert "apostrophe" in apostrophe.hint
     spaces = ch08.check_gpt2_pieces(text, [" ", " Don", "'t", "   ", "STOP", "'s", "!"])
-    assert not spaces.ok and "up to piece 3, '   '" in spaces.message and "last space" in spaces.hint
+    assert not spaces.ok and "pieces 0 to 2 are right, but piece 3, '   '" in spaces.message and "last space" in spaces.hint
     upper = ch08.check_gpt2_pieces("IT'S", ["IT", "'S"])
     assert not upper.ok and "lower case only" in upper.hint
     lost = ch08.check_gpt2_pieces(text, ["Don't", "STOP's!"])

@@ -84,8 +84,9 @@ def check_gpt2_pieces(text: str, answer: list[str] | None) -> Feedback:
     # subtle: name the first wrong piece of the learner's, not the right one (that would be the answer).
     if got_piece is None:
         return wrong(f"your {len(answer)} pieces are right, but the pattern cuts more than that.", hint)
-    return wrong(f"your pieces are right up to piece {at}, {got_piece!r}, which is not what GPT-2's pattern "
-                 "cuts there.", hint)
+    right = {0: "", 1: "your piece 0 is right, but "}.get(at, f"your pieces 0 to {at - 1} are right, but ")
+    before = f"{right}piece {at}" if at else "your piece 0"
+    return wrong(f"{before}, {got_piece!r}, is not what GPT-2's pattern cuts there.", hint)
 
 
 def gpt4_pieces(text: str) -> list[str]:
