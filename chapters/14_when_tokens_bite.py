@@ -167,6 +167,8 @@ display(Markdown(
 GROUPINGS = {"left to right (cl100k, o200k)": r"\d{1,3}", "right to left": r"\d{1,3}(?=(?:\d{3})*(?!\d))",
              "single digits": r"\d"}
 samples = ["1234567", "1000000", "99999", "2024"]
+print("the rule \\p{N}{1,3} is in the patterns of cl100k and o200k:",
+      all(r"\p{N}{1,3}" in tokenizers[label].pattern for label in ("GPT-4 (cl100k)", "GPT-4o (o200k)")))
 pd.DataFrame({name: {s: " · ".join(regex.findall(pattern, s)) for s in samples} for name, pattern in GROUPINGS.items()})
 
 # %% [markdown]

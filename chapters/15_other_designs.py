@@ -329,8 +329,8 @@ print(f"'misfortunes' with dropout 0.1, 200 calls: more than one segmentation: {
       f"without dropout, one segmentation every time: {len(plain_cuts) == 1}")
 
 # %% [markdown]
-# Choose a word and `p`; each row is one sample (re-sample draws new ones). The word starts with a
-# space, as it does inside a sentence:
+# Choose a word and `p`; each row is one sample (re-sample draws new ones). The `␣` box puts a
+# space before the word, as inside a sentence:
 
 # %%
 from bpe_course.widgets.dropout import DropoutExplorer
