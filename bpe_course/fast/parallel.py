@@ -163,19 +163,19 @@ def _start(task: Callable, jobs: Sequence[tuple], name: str, others: Sequence[in
     Its answer to each job is ``(True, result)`` or ``(False, exception)``, pickled; after an
     exception it ends. ``others``: the pipes of workers started before, which the child closes.
     """
-    orders_out, orders_in = os.pipe()
-    answers_out, answers_in = os.pipe()
+    orders_read, orders_write = os.pipe()
+    answers_read, answers_write = os.pipe()
     pid = os.fork()
     if pid:
-        os.close(orders_out)
-        os.close(answers_in)
-        return Worker(pid, orders_in, answers_out)
+        os.close(orders_read)
+        os.close(answers_write)
+        return Worker(pid, orders_write, answers_read)
     status = 1
     try:  # the child: from here on it only ever leaves through os._exit
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to report, once
-        for fd in (orders_in, answers_out, *others):
+        for fd in (orders_write, answers_read, *others):
             os.close(fd)
-        while (k := int.from_bytes(_read(orders_out, _NUMBER) or _STOP.to_bytes(_NUMBER, "little"), "little")) != _STOP:
+        while (k := _next_order(orders_read)) != _STOP:
             try:
                 outcome = (True, task(*jobs[k]))
             except BaseException as exc:  # sent to the parent, which raises it
@@ -184,7 +184,7 @@ def _start(task: Callable, jobs: Sequence[tuple], name: str, others: Sequence[in
                 message = pickle.dumps(outcome, protocol=pickle.HIGHEST_PROTOCOL)
             except Exception:  # an error that cannot be pickled: send what it said
                 message = pickle.dumps((False, RuntimeError(f"in {name}: {outcome[1]!r}")))
-            _write(answers_in, len(message).to_bytes(_LENGTH, "little") + message)
+            _write(answers_write, len(message).to_bytes(_LENGTH, "little") + message)
             if not outcome[0]:
                 break
         status = 0
@@ -217,6 +217,12 @@ def _order(worker: Worker, k: int) -> None:
         pass  # subtle: the worker died; its answer pipe, closed without an answer, will say so
 
 
+def _next_order(orders: int) -> int:
+    """In a worker: the number of its next job; :data:`_STOP` when told so, or when the parent has gone."""
+    data = _read(orders, _NUMBER)
+    return int.from_bytes(data, "little") if data else _STOP
+
+
 def _answer(worker: Worker, name: str, gives: str):
     """The outcome of a worker's job: its result, or its exception raised here. On an error or Ctrl-C the
     worker is stopped."""
@@ -242,7 +248,7 @@ def _wait(worker: Worker, name: str, gives: str, check: bool = True) -> int:
     _, status = os.waitpid(worker.pid, 0)
     code = os.waitstatus_to_exitcode(status)
     if check and code != 0:
-        raise RuntimeError(f"{name} (process {worker.pid}) ended with exit status {code} after {gives}")
+        raise RuntimeError(f"{name} (process {worker.pid}) sent {gives} but then ended with exit status {code}")
     return code
 
 
