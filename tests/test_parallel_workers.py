@@ -150,3 +150,20 @@ def test_the_worker_cap_is_one_rule(monkeypatch):
     assert worker_count(3) == 3 and worker_count(None) == min(os.cpu_count() or 1, parallel.MAX_WORKERS)
     monkeypatch.setattr(parallel, "CAN_FORK", False)  # Windows: no fork, so everything runs here
     assert worker_count(3) == worker_count(None) == 1
+
+
+def test_ctrl_c_while_encoding_files_says_one_line_and_leaves_nothing(tmp_path, docs_text):
+    import subprocess
+    import sys
+    big = tmp_path / "big.txt"
+    big.write_text(docs_text * (16_000_000 // len(docs_text)), encoding="utf-8")  # ~16 MB: several seconds
+    out = tmp_path / "ids.npy"
+    proc = subprocess.Popen([sys.executable, "-m", "bpe_course", "encode", "--input", str(big), "--workers", "2",
+                             "-o", str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    time.sleep(2.5)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    assert err.decode().strip().splitlines()[-1:] == ["bpe-course: interrupted"], err.decode()[-2000:]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["big.txt"]  # no .npy, no folder of parts
