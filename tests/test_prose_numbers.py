@@ -2,7 +2,7 @@
 
 The rule (issue 22 §2), checked over every stored notebook in ``notebooks/``:
 
-*A number in a markdown cell must appear among the outputs of that notebook's code cells, or be listed,
+*A number in a markdown cell must appear among the outputs of the code cells above it, or be listed,
 with its source, in the chapter's table of cited facts* (``chapters/cited/NN_name.toml``).
 
 What counts as "a number"
@@ -14,9 +14,10 @@ What counts as "a number"
 What is not prose, and so is removed first
     fenced code blocks and ``code spans`` (they show code, and code is checked by running it); a link's
     URL (its text stays); HTML tags and bare URLs; chapter and file references ("chapter 06",
-    "chapters 13-15", "ch03", ``06_vocabulary_size``); section and exercise numbers ("§3", "Exercise
-    10.3"); Unicode code points (``U+0120``) and hex (``0x20``); digits inside a name (``cl100k``,
-    ``o200k``, ``utf8``, ``p50k``), which are identifiers, not quantities.
+    "chapters 13-15", "ch03", ``06_vocabulary_size``, a link to a chapter, a chapter table's "| 07 |");
+    section, heading and exercise numbers ("§3", "## 10.3", "Exercise 10.3", "**10.3**"); Unicode code
+    points (``U+0120``) and hex (``0x20``); digits inside a name (``cl100k``, ``o200k``, ``utf8``,
+    ``SHA-256``), which are identifiers, not quantities.
 Years
     A four-digit year (1900-2099) is a date, not a measurement: it passes if docs/references.md holds it
     (a citation's year). Any other year, like any other number, must be shown or cited.
@@ -70,6 +71,10 @@ Out of reach
     under ``[words]`` in the chapter's cited table with its source. Unhedged definitions ("a ratio of 2
     costs twice as much") are left alone. The guard cannot judge whether the words are
     *true* -- "about half" composed from 38% would pass it -- only that a cell decided them from numbers.
+
+Also checked
+    A code cell that composes prose (``Markdown(...)``) is collapsed (``# %% [hide-input]``): the reader
+    reads the sentence, not its recipe (issue 22 §3).
 
 Failures name the notebook, the cell index, the number and the sentence around it.
 """
