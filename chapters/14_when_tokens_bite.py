@@ -5,7 +5,7 @@
 #
 # A language model never sees letters or digits, only token ids. Several things that surprise
 # people who use models follow directly from how the text was cut. In this chapter you will measure,
-# with GPT-2, GPT-4's cl100k, GPT-4o's o200k and a tokenizer of your own:
+# with GPT-2, GPT-4's cl100k and GPT-4o's o200k (and, for the first point, a tokenizer of your own):
 #
 # * **under-trained tokens**: ids in a vocabulary that (almost) never occur in text — the family of
 #   GPT-2's famous `" SolidGoldMagikarp"`;
