@@ -1,5 +1,5 @@
 # %% [markdown]
-# # 91 · Appendix: training at scale
+# # 91 · Training at scale
 #
 # [← 11 Making training fast](11_making_training_fast.ipynb) · [00 Start here](00_start_here.ipynb)
 #
