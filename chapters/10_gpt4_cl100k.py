@@ -526,7 +526,7 @@ display(Markdown(
 #   identical to `bpe_course.merges_from_ranks` and `bpe_course.cl100k()`.
 # * With those merges and GPT-4's regex, our tokenizer gives the same ids as tiktoken's
 #   `cl100k_base` on every text we tried.
-# * GPT-4's regex cuts digits into groups of three, keeps a non-letter prefix on words and treats
+# * GPT-4's regex cuts digits into groups of at most three, keeps a non-letter prefix on words and treats
 #   contractions case-insensitively; its vocabulary has space-run tokens for code. The table above
 #   shows what that does to token counts, sample by sample.
 # * Merge *k* has rank *k*, so a tokenizer's first *k* merges are the tokenizer training would have
