@@ -82,12 +82,15 @@ def site_title(heading: str) -> str:
     ("# 10 · GPT-4's cl100k", '# 03 · The training loop')
     >>> site_title("# 91 · Training at scale"), site_title("# A heading without a number")
     ('# Appendix B · Training at scale', '# A heading without a number')
+    >>> site_title("# 90 · Appendix: tutorials, checked")  # said once
+    '# Appendix A · tutorials, checked'
     """
     match = TITLE.match(heading)
     if not match:
         return heading
     number, title = int(match.group(1)), match.group(2).strip()
     if number >= FIRST_APPENDIX:
+        title = re.sub(r"^Appendix\b\s*[A-Z]?\s*[·:.\-–—]\s*", "", title)
         return f"# Appendix {chr(ord('A') + number - FIRST_APPENDIX)} · {title}"
     return f"# {match.group(1)} · {title}"
 

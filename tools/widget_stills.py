@@ -367,7 +367,23 @@ class StillRenderer:
                  + f'<span class="bpe-still-readout">{_esc(value)}</span>')
         return self._wrap(state, "bpe-still-slider", inner)
 
-    _draw_floatslider = _draw_intslider
+    def _draw_floatslider(self, _id: str, state: dict) -> str:
+        value, vmin, vmax = state.get("value", 0.0), state.get("min", 0.0), state.get("max", 1.0)
+        shown = format(value, state.get("readout_format") or ".2f")  # as the slider's own readout writes it
+        inner = (self._label(state) + self._track(vmin, value, vmin, vmax, [value])
+                 + f'<span class="bpe-still-readout">{_esc(shown)}</span>')
+        return self._wrap(state, "bpe-still-slider", inner)
+
+    def _draw_checkbox(self, _id: str, state: dict) -> str:
+        """A box, ticked or not, then its description.
+
+        >>> StillRenderer({"view": "c", "models": {"c": {"_model_name": "CheckboxModel", "value": True,
+        ...     "description": "␣ before it"}}}).html()
+        '<div class="bpe-still-widget bpe-still-checkbox"><span class="bpe-still-tick">☑</span> ␣ before it</div>'
+        """
+        tick = "☑" if state.get("value") else "☐"
+        return self._wrap(state, "bpe-still-checkbox",
+                          f'<span class="bpe-still-tick">{tick}</span> {_esc(state.get("description", ""))}')
 
     def _draw_intrangeslider(self, _id: str, state: dict) -> str:
         (lo, hi), vmin, vmax = state.get("value", (0, 0)), state.get("min", 0), state.get("max", 100)
