@@ -1,4 +1,4 @@
-"""The speed internals that chapter 11 explains, none of them needed to understand BPE itself.
+"""The speed internals that chapter 11 and its appendix 91 explain, none of them needed to understand BPE itself.
 
 * ``count``: pre-token counting that runs the regex once per distinct stretch of text;
 * ``parallel``: counting a big text or file in forked worker processes;
