@@ -84,7 +84,17 @@ def test_merge_count_slider_follows_keys_buttons_and_typing(open_notebook):
     expect(buttons).to_have_text(list(course_tokenizers(tokenizers["your tokenizer"])))  # GPT-4o too, if there
     text = box.locator(".bpe-mc-text textarea").input_value()
 
-    # The chapter's last cell that drives the widget leaves it at GPT-4 with 1,000 merges.
+    # Where the chapter's own cell put it (its later cells drive a separate instance), as the status says.
+    status = box.locator(".bpe-mc-status")
+    expect(status).to_have_text(re.compile(r"^✓ .+ with [\d,]+ of [\d,]+ merges$"))
+    name, k = re.match(r"^✓ (.+) with ([\d,]+) of", status.inner_text()).groups()
+    expect_shown(box, tokenizers, name, int(k.replace(",", "")), text)
+
+    # GPT-4, then exactly 1,000 merges typed into the box.
+    buttons.filter(has_text=re.compile(r"^GPT-4 \(cl100k\)$")).click()
+    exact = box.locator(".bpe-mc-exact input")
+    exact.fill("1000")
+    exact.press("Enter")
     expect_shown(box, tokenizers, "GPT-4 (cl100k)", 1000, text)
 
     # Arrow keys: one notch per press (0, 1, 2, 5, 10, 20, 50, ... on a log scale).
@@ -98,7 +108,6 @@ def test_merge_count_slider_follows_keys_buttons_and_typing(open_notebook):
     expect_shown(box, tokenizers, "GPT-2", 2000, text)
 
     # An exact count typed into the box becomes a notch, so the readout shows it exactly.
-    exact = box.locator(".bpe-mc-exact input")
     exact.fill("3048")
     exact.press("Enter")
     expect_shown(box, tokenizers, "GPT-2", 3048, text)
