@@ -199,9 +199,17 @@ def numbers_in(text: str, prose: bool = True) -> list[Number]:
 
 
 def _all_numbers(text: str) -> set[str]:
-    """Every number printed in ``text`` (any length), as digits without separators or percent."""
+    """Every number printed in ``text`` (any length), as digits without separators or percent.
+
+    The same identifier rule as in prose: digits inside a name or a hash are not numbers, so a printed
+    sha256 (``…d18c935…``) or ``cl100k`` cannot vouch for an "18" or a "100" in the prose.
+
+    >>> sorted(_all_numbers("sha256: 223921b7 cl100k_base, 50,257 tokens, 0.25 and ids [18, 7]"))
+    ['0.25', '18', '50257', '7']
+    """
     return {m.group("num").replace(",", "") + (m.group("dec") or "")
-            for m in re.finditer(r"(?<![\d.])(?P<num>\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?P<dec>(?:\.\d+)+)?", text)}
+            for m in re.finditer(r"(?<![\w.])(?P<num>\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?P<dec>(?:\.\d+)+)?(?!\w)",
+                                 text)}
 
 
 def output_text(cell: dict) -> str:
