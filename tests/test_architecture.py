@@ -22,7 +22,7 @@ FLOORS = [
     ("fast", {"fast"}),
     ("formats", {"formats"}),
     ("engine", {"tokenizer", "train", "pretrained_cache"}),
-    ("ready-made and at scale", {"pretrained", "corpus", "download", "encode_files", "scale"}),
+    ("ready-made and at scale", {"pretrained", "corpus", "download", "encode_files", "scale", "sentencepiece_bpe", "mistral"}),
     ("course", {"cli", "cli_output", "lab", "widgets", "exercises", "wordbpe", "viz", "interop", "__main__"}),
 ]
 FLOOR_OF = {name: k for k, (_, names) in enumerate(FLOORS) for name in names}

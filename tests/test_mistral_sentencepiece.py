@@ -1,0 +1,123 @@
+"""SentencePiece BPE rebuilt (bpe_course.sentencepiece_bpe) against the sentencepiece library itself,
+on Mistral's v1 and v3 .model files from the mistral-common wheel."""
+
+from __future__ import annotations
+
+import pytest
+import sentencepiece as spm
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from bpe_course import corpus
+from bpe_course.errors import HashMismatchError, TokenizerFileError
+from bpe_course.mistral import V1_FILE, V3_FILE, mistral_file, sentencepiece_v1, sentencepiece_v3
+from bpe_course.sentencepiece_bpe import (SentencePieceBPE, SentencePieceModel, heap_merge_by_score, merge_by_score,
+                                          read_model)
+from strategies import TRICKY_PIECES
+
+OURS = {"v1": sentencepiece_v1, "v3": sentencepiece_v3}
+FILES = {"v1": V1_FILE, "v3": V3_FILE}
+
+
+@pytest.fixture(scope="module", params=["v1", "v3"])
+def pair(request):
+    """(ours, the library's processor) for one model file."""
+    return OURS[request.param](), spm.SentencePieceProcessor(model_file=str(mistral_file(FILES[request.param])))
+
+
+# Text that stresses SentencePiece: whitespace runs, digits, CJK, emoji, characters no piece covers,
+# the v3 file's user-defined pieces and spelled-out control pieces.
+SP_PIECES = [*TRICKY_PIECES, "[INST]", "[/INST]", "</s>", "<s>", "<unk>", "▁", "▁▁", "[REFERENCE_DOC_1]",
+             "[REFERENCE_DOC_10]", "[REFERENCE_DOC_", "<0x41>", "    ", "\t\t", "2024-11-25", "1,000,000", "ᐃᓄᒃᑎᑐᑦ",
+             "ꦧꦱꦗꦮ", "𓀀", "漢字かなカナ", "สวัสดี", "👍🏽", "\U0010FFFF", "\x7f"]
+valid_char = st.characters(exclude_categories=["Cs"])  # the library refuses lone surrogates
+sp_text = st.lists(st.one_of(st.sampled_from(SP_PIECES), st.text(valid_char, max_size=5)), max_size=20).map("".join)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=sp_text)
+def test_same_ids_as_sentencepiece(pair, text):
+    ours, library = pair
+    assert ours.encode(text) == library.encode(text)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=sp_text)
+def test_decodes_as_sentencepiece_does(pair, text):
+    ours, library = pair
+    ids = library.encode(text)
+    assert ours.decode(ids) == library.decode(ids)
+
+
+@pytest.mark.parametrize("name", corpus.names())
+def test_same_ids_on_the_course_corpora(pair, name):
+    ours, library = pair
+    text = corpus.load(name)
+    assert ours.encode(text) == library.encode(text)
+
+
+def test_udhr_same_ids(pair):
+    ours, library = pair
+    for language in ("amh", "tam", "kor", "yor", "vie", "cmn_hans"):
+        text = "\n".join(corpus.udhr(language).values())
+        assert ours.encode(text) == library.encode(text), language
+
+
+def test_the_model_settings_are_read_from_the_file():
+    for name in (V1_FILE, V3_FILE):
+        model = read_model(mistral_file(name))
+        library = spm.SentencePieceProcessor(model_file=str(mistral_file(name)))
+        assert model.pieces == [library.id_to_piece(i) for i in range(library.get_piece_size())]
+        assert model.scores == [library.get_score(i) for i in range(library.get_piece_size())]
+        assert model.kinds.count("byte") == sum(library.is_byte(i) for i in range(library.get_piece_size())) == 256
+        assert (model.unk_id, model.bos_id, model.eos_id) == (library.unk_id(), library.bos_id(), library.eos_id())
+        assert model.add_dummy_prefix and model.escape_whitespaces and model.byte_fallback
+        assert not model.remove_extra_whitespaces
+
+
+@settings(max_examples=300, deadline=None)
+@given(word=st.text(st.sampled_from("▁lowerst"), max_size=14),
+       frozen=st.sets(st.integers(0, 13), max_size=3))
+def test_the_priority_queue_merges_as_the_plain_loop(word, frozen):
+    # scores with ties, so the leftmost-first rule is exercised
+    scores = {"lo": -1.0, "ow": -1.0, "we": -2.0, "er": -2.0, "low": -3.0, "es": -1.0, "st": -4.0, "est": -4.0,
+              "▁l": -5.0, "▁low": -2.0, "lowe": -6.0, "lower": -6.0, "rs": -1.0, "ss": -0.5, "▁▁": -0.5}
+    frozen = frozenset(i for i in frozen if i < len(word))
+    assert heap_merge_by_score(list(word), scores, frozen) == merge_by_score(list(word), scores, frozen)
+
+
+def test_settings_change_the_ids():
+    """remove_extra_whitespaces and add_dummy_prefix, read from the model, do what SentencePiece's do."""
+    pieces = ["<unk>", "<s>", "</s>", "▁", "a", "b", "▁a", "ab"]
+    base = dict(pieces=pieces, scores=[0, 0, 0, -1, -2, -3, -4, -5], kinds=["unknown", "control", "control"] + ["normal"] * 5)
+    plain = SentencePieceBPE(SentencePieceModel(**base))
+    assert plain.encode_as_pieces("  a  b ") == ["▁", "▁", "▁a", "▁", "▁", "b", "▁"]
+    tidy = SentencePieceBPE(SentencePieceModel(**base, remove_extra_whitespaces=True))
+    assert tidy.encode_as_pieces("  a  b ") == ["▁a", "▁", "b"]
+    bare = SentencePieceBPE(SentencePieceModel(**base, add_dummy_prefix=False))
+    assert bare.encode_as_pieces("ab") == ["ab"] and plain.encode_as_pieces("ab") == ["▁a", "b"]
+    assert plain.encode("abc") == [6, 5, 0]  # no 'c' and no byte fallback: <unk>
+
+
+def test_bad_input_is_named():
+    with pytest.raises(ValueError, match="lone surrogate '\\\\ud800' at character 1"):
+        sentencepiece_v1().encode("x\ud800")
+    with pytest.raises(TypeError, match="text must be a str, not bytes"):
+        sentencepiece_v1().encode(b"x")
+    with pytest.raises(ValueError, match="id 40000 at position 1"):
+        sentencepiece_v1().decode([1, 40000])
+
+
+def test_files_are_hash_checked(tmp_path, monkeypatch):
+    from bpe_course import mistral
+    monkeypatch.setitem(mistral.MISTRAL_SHA256, V1_FILE, "0" * 64)
+    with pytest.raises(HashMismatchError, match="tokenizer.model.v1: sha256 is dadfd56d"):
+        mistral_file(V1_FILE)
+    with pytest.raises(ValueError, match="unknown Mistral tokenizer file 'x.model'"):
+        mistral_file("x.model")
+
+
+def test_a_file_that_is_not_a_model_is_named(tmp_path):
+    bad = tmp_path / "bad.model"
+    bad.write_bytes(b"\xff\xfe not a protocol buffer")
+    with pytest.raises(TokenizerFileError, match="bad.model"):
+        read_model(bad)
