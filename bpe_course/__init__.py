@@ -7,7 +7,7 @@ Six floors, imports pointing down only (CONTRIBUTING.md says what each room is f
 
 6. course: cli, cli_output, __main__, lab, widgets, exercises, wordbpe, viz, interop
 5. ready-made and at scale: pretrained, corpus, download, encode_files, scale, sentencepiece_bpe, mistral
-4. engine: tokenizer, train, pretrained_cache
+4. engine: tokenizer, train, pretrained_cache, variants
 3. formats: formats
 2. fast: fast
 1. basics: bpe, pairs, pretokenize, unicode_classes, regex_syntax, unicode_tables, bytelevel, lm, files, resources, errors

@@ -21,7 +21,7 @@ FLOORS = [
                 "files", "resources", "errors"}),
     ("fast", {"fast"}),
     ("formats", {"formats"}),
-    ("engine", {"tokenizer", "train", "pretrained_cache"}),
+    ("engine", {"tokenizer", "train", "pretrained_cache", "variants"}),
     ("ready-made and at scale", {"pretrained", "corpus", "download", "encode_files", "scale", "sentencepiece_bpe", "mistral"}),
     ("course", {"cli", "cli_output", "lab", "widgets", "exercises", "wordbpe", "viz", "interop", "__main__"}),
 ]
