@@ -277,7 +277,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"make site: {error}", file=sys.stderr)
         return 1
     seconds = time.perf_counter() - started
-    print(f"built {len(swapped)} chapters ({sum(swapped.values())} widgets as stills) in {seconds:.1f} s: "
+    appendices = sum(is_appendix(name) for name in swapped)
+    what = f"{len(swapped) - appendices} chapters" + (f" and {appendices} appendices" if appendices else "")
+    print(f"built {what} ({sum(swapped.values())} widgets as stills) in {seconds:.1f} s: "
           f"{folder_size(args.out) / 1e6:.1f} MB in {args.out}")
     print(f"serve it: python3 -m http.server -d {args.out}, then open http://localhost:8000/ "
           f"(or open {args.out / 'index.html'} as a file: all but search's snippets work)")
