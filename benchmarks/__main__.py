@@ -15,13 +15,13 @@ import json
 import time
 from pathlib import Path
 
-from . import encoders, reference, report, texts, training
+from . import encoders, reference, report, texts, tiktoken_files, training
 from .corpus import VERSION, build_corpus, prefix_file
 from .runner import CHILD_ENV, ROOT, run_child
 
 MB = 1_000_000
 SECTIONS = ("train", "naive", "encode", "long", "train_long", "stream", "encoders", "startup", "encode_files",
-            "growth", "scale")
+            "growth", "scale", "tiktoken_files")
 OPTIONAL_SECTIONS = ("growth", "scale")
 CORPORA = ("docs", "books", "mixed")
 NEEDS_BOOKS = {"encoders", "encode_files", "growth", "scale"}
@@ -308,6 +308,8 @@ def main(argv: list[str] | None = None) -> list[dict]:
         paths = [args.corpora_dir / "books" / name for name in texts.BOOK_FILES]
         spec = reference.tiktoken_spec(args.files_tokenizer, out)
         rows += encoders.bench_encode_files(args, out, paths, args.files_tokenizer, spec)
+    if "tiktoken_files" in args.sections:
+        rows += tiktoken_files.bench(args)
     if "growth" in args.sections:
         more, lines = training.bench_growth(args, args.corpora_dir, out)
         rows += more

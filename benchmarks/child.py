@@ -22,7 +22,7 @@ from array import array
 from contextlib import nullcontext
 from pathlib import Path
 
-from . import reference
+from . import reference, tiktoken_files
 from .memory import TreePss
 
 
@@ -277,7 +277,8 @@ def encode_files_task(task: dict) -> dict:
 
 TASKS = {"train": train, "train_long": train_long, "agree_naive": agree_naive, "encode": encode, "long_piece": long_piece,
          "stream": stream, "compare_ids": compare_ids, "distinct": distinct, "encode_pretrained": encode_pretrained,
-         "startup": startup, "processes": processes, "encode_files": encode_files_task}
+         "startup": startup, "processes": processes, "encode_files": encode_files_task,
+         "tiktoken_file": tiktoken_files.task}
 
 
 def main() -> None:
