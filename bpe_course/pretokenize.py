@@ -19,7 +19,7 @@ Two layers, applied in this order:
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
 
 import regex
@@ -51,6 +51,10 @@ GPT4O_PATTERN = "|".join([
 ])
 
 _WHITESPACE = regex.compile(r"\s")  # the patterns' own idea of whitespace (Unicode White_Space)
+
+# A pattern read from a file may backtrack exponentially (``(a|a)+b`` on thirty a's runs for
+# ages); no single match of a custom pattern may take longer than this (the regex module's timeout).
+PIECE_SECONDS = 10.0
 
 PATTERNS: dict[str, str | None] = {"gpt2": GPT2_PATTERN, "gpt4": GPT4_PATTERN, "gpt4o": GPT4O_PATTERN, "none": None}
 # The patterns whose letters, marks, digits and spaces follow tiktoken's Unicode tables (bpe_course.unicode_classes).
@@ -114,10 +118,20 @@ def pretokenize(text: str, pattern: str | None) -> list[str]:
     return _with_gaps(compiled_pattern(pattern), text)
 
 
+class PatternTimeoutError(ValueError):
+    """A pre-tokenization pattern that ran longer than ``PIECE_SECONDS`` on one piece of text."""
+
+    def __init__(self, pattern: str, text: str, position: int) -> None:
+        self.pattern, self.position = pattern, position
+        super().__init__(f"pre-tokenization pattern {pattern!r} ran for more than {PIECE_SECONDS:g} s looking for "
+                         f"one piece at character {position} ({text[position:position + 40]!r}); it backtracks "
+                         "too much to be used (e.g. (a|a)+ tries every way to split a run of a's)")
+
+
 def _with_gaps(compiled: regex.Pattern, text: str) -> list[str]:
     """The matches of ``compiled`` in ``text`` and the stretches between them, in order, none empty."""
     pieces, start = [], 0
-    for match in compiled.finditer(text):
+    for match in _matches(compiled, text):
         if match.start() > start:
             pieces.append(text[start:match.start()])
         if match.end() > match.start():
@@ -126,6 +140,30 @@ def _with_gaps(compiled: regex.Pattern, text: str) -> list[str]:
     if start < len(text):
         pieces.append(text[start:])
     return pieces
+
+
+def _matches(compiled: regex.Pattern, text: str) -> Iterator[regex.Match]:
+    """``compiled.finditer(text)``, raising :class:`PatternTimeoutError` when one match takes over ``PIECE_SECONDS``.
+
+    subtle: the regex module's ``timeout=`` bounds a whole ``finditer``, not one match. So each
+    time it runs out, the scan starts again where the last match ended, with a new timeout; only
+    a timeout without a single match in between is one piece taking too long. (Restarted at the
+    end of an empty match, the scan finds that empty match again: it is skipped.)
+    """
+    position, last = 0, None
+    while True:
+        found = False
+        try:
+            for match in compiled.finditer(text, position, timeout=PIECE_SECONDS):
+                if match.span() == last:
+                    continue
+                found, last = True, match.span()
+                yield match
+            return
+        except TimeoutError:
+            if not found:
+                raise PatternTimeoutError(compiled.pattern, text, position) from None
+            position = last[1]
 
 
 def replace_lone_surrogates(text: str) -> str:

@@ -19,8 +19,8 @@ from . import formats
 from .errors import TokenizerFileError
 from .bpe import first_merge_ranks, merge_bytes
 from .fast.piece import encode_long_piece, joinable_pairs
-from .pretokenize import (check_special_tokens, pattern_name, pretokenize, replace_lone_surrogates, resolve_pattern,
-                          safe_cut, specials_regex)
+from .pretokenize import (PatternTimeoutError, check_special_tokens, pattern_name, pretokenize,
+                          replace_lone_surrogates, resolve_pattern, safe_cut, specials_regex)
 
 LONG_PIECE = 64  # longer pieces are cut into independent parts, long parts merged with a heap (O(n log n))
 CACHE_LIMIT = 50_000  # pre-tokens remembered between calls; the cache is emptied when full
@@ -56,6 +56,7 @@ class Tokenizer:
         self._merge_rank: dict[bytes, int] | None = None  # made on first use, see first_merge_ranks
         self._cache: dict[str, tuple[int, ...]] = {}  # pre-token -> ids; never more than CACHE_LIMIT
         self._joinable: bytes | None = None  # built on the first long piece (see _independent_parts)
+        self._source: str | None = None  # the file it was loaded from, named when its pattern fails
 
     def _find_specials(self, special_tokens: Iterable[str] | Mapping[str, int]) -> dict[str, int]:
         if isinstance(special_tokens, Mapping):
@@ -154,7 +155,7 @@ class Tokenizer:
 
     def encode_ordinary(self, text: str) -> list[int]:
         """Encode ``text`` treating special-token text as ordinary text."""
-        pieces = pretokenize(_check_text(text), self.pattern)
+        pieces = self._pretokenize(_check_text(text))
         cache = distinct = self._cache
         missing = set(pieces).difference(cache)
         if missing:
@@ -166,6 +167,15 @@ class Tokenizer:
             self._encode_new(missing, distinct)
         # subtle: each distinct piece was encoded once; the ids of all of them are strung together in C
         return list(chain.from_iterable(map(distinct.__getitem__, pieces)))
+
+    def _pretokenize(self, text: str) -> list[str]:
+        """``pretokenize`` with this tokenizer's pattern; a pattern that backtracks for ages names its file."""
+        try:
+            return pretokenize(text, self.pattern)
+        except PatternTimeoutError as exc:
+            if self._source is None:
+                raise
+            raise TokenizerFileError(f"{self._source}: {exc}") from None
 
     def _encode_new(self, pieces: Iterable[str], into: dict[str, tuple[int, ...]]) -> None:
         """Add the ids of each of ``pieces`` to ``into``.
@@ -250,7 +260,7 @@ class Tokenizer:
 
         done: dict[str, list[int]] = {}
         ids: list[int] = []
-        for piece in pretokenize(_check_text(text), self.pattern):
+        for piece in self._pretokenize(_check_text(text)):
             if piece not in done:
                 done[piece] = encode_piece(piece.encode("utf-8"))
             ids.extend(done[piece])
@@ -335,9 +345,11 @@ class Tokenizer:
         """Read a tokenizer saved in any format; a file whose data is inconsistent names the file."""
         data = formats.load(path, format=format)
         try:
-            return cls(*data)
+            tokenizer = cls(*data)
         except ValueError as exc:
             raise TokenizerFileError(f"{path}: {exc}") from None
+        tokenizer._source = str(path)
+        return tokenizer
 
 
 class _RanksBelow:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 from pathlib import Path
@@ -138,3 +139,86 @@ def test_vocab_size_may_be_a_numpy_integer():
 
 def test_no_environment_leak():
     assert os.environ.get("BPE_COURSE_DEBUG") is None  # the CLI tests rely on one-line errors
+
+
+# ---- long tokens: saving and loading a .tiktoken file is near-linear (issue 27) ---------------------
+def one_letter_tokenizer(n: int) -> Tokenizer:
+    vocab, merges = train_bpe(["a" * n], 2000, pattern=None)
+    return Tokenizer(vocab, merges, pattern=None)
+
+
+def doubling_tokenizer(k: int) -> Tokenizer:
+    """a, aa, aaaa, ... a * 2**k: a hostile file whose tokens double in length."""
+    vocab = {i: bytes([i]) for i in range(256)}
+    merges = []
+    for j in range(k):
+        half = b"a" * (1 << j)
+        merges.append((half, half))
+        vocab[len(vocab)] = half + half
+    return Tokenizer(vocab, merges, pattern=None)
+
+
+@pytest.mark.parametrize("make", [lambda: one_letter_tokenizer(50_000), lambda: doubling_tokenizer(16)],
+                         ids=["50,000 of one letter", "doubling tokens up to 65,536 bytes"])
+def test_tiktoken_files_with_long_tokens_save_and_load_quickly(make, tmp_path):
+    import time
+    tok = make()
+    assert max(map(len, tok.vocab.values())) >= 50_000
+    started = time.perf_counter()
+    tok.save(tmp_path / "long.tiktoken", format="tiktoken")
+    back = Tokenizer.load(tmp_path / "long.tiktoken")
+    seconds = time.perf_counter() - started
+    assert back.vocab == tok.vocab and back.merges == tok.merges
+    assert seconds < 20, f"{seconds:.1f} s"  # was minutes: BPE re-run quadratically on every long token
+
+
+symbol_bytes = st.sampled_from([b"a", b"b", b"c"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.lists(symbol_bytes, min_size=2, max_size=4).map(b"".join), max_size=12, unique=True),
+       st.lists(symbol_bytes, min_size=0, max_size=40).map(b"".join), st.integers(0, 20))
+def test_the_long_token_merges_leave_the_parts_of_the_plain_loop(tokens, piece, limit):
+    from bpe_course.bpe import heap_merge_bytes, merge_bytes, pass_merge_bytes
+    ranks = {t: r for r, t in enumerate(tokens)}  # in any order: ranks need not respect lengths here
+    expected = merge_bytes(piece, ranks, limit=limit)
+    assert heap_merge_bytes(piece, ranks, limit=limit) == expected
+    assert pass_merge_bytes(piece, ranks, limit=limit) in (None, expected)
+
+
+def test_merges_recovered_the_long_way_are_gpt2s_and_cl100ks(monkeypatch):
+    import bpe_course.bpe as bpe
+    from bpe_course import cl100k
+    monkeypatch.setattr(bpe, "LONG_TOKEN", 1)  # every token through pass_merge_bytes / heap_merge_bytes
+    for tok in gpt2(), cl100k():
+        ranks = {t: i for i, t in tok.vocab.items() if i not in tok.special_tokens.values()}
+        assert bpe.merges_from_ranks(ranks) == tok.merges
+
+
+# ---- a pattern from a file that backtracks for ages (issue 27) ------------------------------------------
+def test_a_backtracking_pattern_in_a_file_is_an_error_naming_the_file_and_the_pattern(small, tmp_path, monkeypatch):
+    import time
+    pretokenize_module = importlib.import_module("bpe_course.pretokenize")  # the package's name is a function
+    monkeypatch.setattr(pretokenize_module, "PIECE_SECONDS", 0.5)
+    vocab = {i: bytes([i]) for i in range(256)}
+    Tokenizer(vocab, [], pattern=r" ?\w+|\s+").save(tmp_path / "tokenizer.json", format="hf")
+    data = json.loads((tmp_path / "tokenizer.json").read_text(encoding="utf-8"))
+    data["pre_tokenizer"]["pretokenizers"][0]["pattern"]["Regex"] = "(a|a)+b|[^a]+|a"
+    (tmp_path / "tokenizer.json").write_text(json.dumps(data), encoding="utf-8")
+    tok = Tokenizer.load(tmp_path / "tokenizer.json")
+    assert tok.decode(tok.encode("ab cab xy")) == "ab cab xy"  # short runs are fine
+    started = time.perf_counter()
+    with pytest.raises(TokenizerFileError, match=r"tokenizer\.json: pre-tokenization pattern '\(a\|a\)\+b\|\[\^a\]\+\|a' "
+                                                 r"ran for more than 0\.5 s looking for one piece at character 4 "):
+        tok.encode("xyz " + "a" * 60 + "c")
+    assert time.perf_counter() - started < 30
+
+
+def test_a_pattern_is_timed_per_piece_not_per_text(monkeypatch):
+    from bpe_course.pretokenize import pretokenize
+    pretokenize_module = importlib.import_module("bpe_course.pretokenize")  # the package's name is a function
+    monkeypatch.setattr(pretokenize_module, "PIECE_SECONDS", 0.05)  # the whole text takes longer than this
+    text = "one two, three  x* " * 20_000
+    assert pretokenize(text, r"\w+|x*|\s") == pretokenize_module._with_gaps(
+        pretokenize_module.regex.compile(r"\w+|x*|\s"), text) == [
+        p for p in pretokenize_module.regex.split(r"(\w+|\s)", text) if p]
