@@ -31,7 +31,8 @@ What counts as "shown"
     rounds to it ("0.29" matches ``0.2934``; "52%" matches ``52.3%``) -- honest rounding -- but an
     integer never matches another integer ("40" does not match ``43``, "22" does not match ``23``).
     Prose composed in a hidden ``[hide-input]`` cell from computed values is output, so it passes by
-    construction: that is the preferred way to write a sentence about a number.
+    construction (see "Composed prose" below for what is typed into it): that is the preferred way to
+    write a sentence about a number.
 Literal inputs
     A number that restates a numeric literal typed in a *visible* code cell above the sentence
     (``vocab_size=1000``, ``range(10)``, ``1_000``) also passes. It is a parameter the reader has just seen
@@ -72,6 +73,11 @@ Out of reach
     costs twice as much") are left alone. The guard cannot judge whether the words are
     *true* -- "about half" composed from 38% would pass it -- only that a cell decided them from numbers.
 
+Composed prose
+    Prose composed from computed values passes by construction -- but not a figure *typed* into it. The
+    text typed inside a cell's ``Markdown(...)`` (string constants, the literal parts of f-strings) is held
+    to the same rule as a markdown cell: printed above, a visible literal above, a literal of the same
+    cell (the sentence restating the cell's own parameter, ``[:5000]`` ... "5,000 words"), or cited.
 Also checked
     A code cell that composes prose (``Markdown(...)``) is collapsed (``# %% [hide-input]``): the reader
     reads the sentence, not its recipe (issue 22 §3).
@@ -81,6 +87,7 @@ Failures name the notebook, the cell index, the number and the sentence around i
 
 from __future__ import annotations
 
+import ast
 import html
 import importlib.util
 import io
@@ -252,6 +259,28 @@ def code_literals(source: str) -> set[str]:
     return found
 
 
+def composed_text(source: str) -> list[str]:
+    """The typed text inside a cell's ``Markdown(...)`` calls: its string constants and the literal parts of
+    its f-strings (not their ``{expressions}`` nor format specs). A number typed there is prose like any other.
+
+    >>> sorted(composed_text('display(Markdown(f"{n:,} of {k} merges, 90,000 words" + " (18 languages)"))'))
+    [' (18 languages)', ' merges, 90,000 words', ' of ']
+    """
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return []
+    specs = {id(sub) for node in ast.walk(tree) if isinstance(node, ast.FormattedValue) and node.format_spec
+             for sub in ast.walk(node.format_spec)}
+    texts = []
+    for call in ast.walk(tree):
+        if isinstance(call, ast.Call) and getattr(call.func, "id", getattr(call.func, "attr", None)) == "Markdown":
+            for arg in call.args:
+                texts += [node.value for node in ast.walk(arg) if isinstance(node, ast.Constant)
+                          and isinstance(node.value, str) and id(node) not in specs]
+    return texts
+
+
 def _rounds_to(printed: str, number: Number) -> bool:
     """A printed number with more decimals than the prose one rounds (half up or half even) to it."""
     if printed.count(".") > 1:
@@ -380,10 +409,20 @@ def check_notebook(path: Path, cited: dict | None = None, references: str | None
     findings = []
     for index, cell in enumerate(nb["cells"]):
         if cell["cell_type"] == "code":
+            source = "".join(cell["source"])
+            own = code_literals(source)  # a composed sentence may restate its own cell's parameters
+            for typed in composed_text(source):
+                for number in numbers_in(typed):
+                    if not (is_shown(number, printed) or number.digits in literals | own
+                            or number.digits in cited_numbers):
+                        findings.append(Finding(
+                            path.stem, index, f"{number.text!r} is typed into the text this cell composes, but "
+                            f"no cell above prints it: compute it into the f-string, or cite it in "
+                            f"chapters/cited/{path.stem}.toml", sentence_around(typed, number.start)))
             text = output_text(cell)
             printed |= _all_numbers(text)
             if not cell.get("metadata", {}).get("jupyter", {}).get("source_hidden", False):
-                literals |= code_literals("".join(cell["source"]))
+                literals |= own
             shown_words += " " + " ".join(text.lower().split())
             continue
         if cell["cell_type"] != "markdown":
@@ -416,7 +455,8 @@ def unused_citations(path: Path, cited: dict) -> list[str]:
     """Entries of a chapter's cited table that its prose no longer needs."""
     nb = json.loads(path.read_text(encoding="utf-8"))
     prose = [("".join(c["source"])) for c in nb["cells"] if c["cell_type"] == "markdown"]
-    written = {n.digits for text in prose for n in numbers_in(text)}
+    composed = [t for c in nb["cells"] if c["cell_type"] == "code" for t in composed_text("".join(c["source"]))]
+    written = {n.digits for text in prose + composed for n in numbers_in(text)}
     words = " ".join(" ".join(prose_text(t).lower().split()) for t in prose)
     unused = [k for k in cited["numbers"] if k.replace(",", "").replace("%", "").strip() not in written]
     unused += [k for k in cited["words"] if k.lower() not in words]
@@ -564,3 +604,14 @@ def test_a_visible_prose_cell_is_caught(tmp_path):
     shown = _code('display(Markdown(f"{n} merges"))', "22 merges\n")
     hidden = _code('display(Markdown(f"{n} merges"))', "22 merges\n", hidden=True)
     assert visible_prose_cells(_notebook(tmp_path, [hidden, shown, _md("text")])) == [1]
+
+
+def test_a_number_typed_into_composed_prose_is_caught(tmp_path):
+    cells = [_code("n = len(words)", "", hidden=False),
+             _code('display(Markdown(f"{n:,} words, of 90,000 numbers; the first {k} of 5000"))\nk = 5000',
+                   "12 words, of 90,000 numbers; the first 5000 of 5000\n", hidden=True),
+             _md("text")]
+    findings = check_notebook(_notebook(tmp_path, cells), NO_CITATIONS, references="")
+    # 90,000 is typed and shown by no cell above; 5000 restates the cell's own literal.
+    assert [(f.cell, f.what.split()[0]) for f in findings] == [(1, "'90,000'")]
+    assert "typed into the text this cell composes" in findings[0].what
