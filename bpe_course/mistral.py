@@ -109,6 +109,9 @@ def read_tekken(path: str | os.PathLike) -> tuple[dict[bytes, int], str, dict[st
         names = [t["token_str"] for t in sorted(data["special_tokens"], key=lambda t: t["rank"])]
     else:
         names = list(TEKKEN_SPECIALS)
+    if len(names) > n_special:
+        raise TokenizerFileError(f"{path}: {len(names)} special tokens but only {n_special} reserved ids "
+                                 "(config.default_num_special_tokens)")
     names += [f"<SPECIAL_{i}>" for i in range(len(names), n_special)]
     return ranks, pattern, {name: i for i, name in enumerate(names)}
 
