@@ -14,6 +14,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Iterable, Iterator, Mapping
 from itertools import chain, compress, repeat
+from pathlib import Path
 
 from . import formats
 from .errors import TokenizerFileError
@@ -336,8 +337,14 @@ class Tokenizer:
         return Tokenizer(vocab, merges, specials, self.pattern)
 
     # ---- saving and loading (the formats themselves are plain data: bpe_course.formats) ----
-    def save(self, path, format: str = "bpe-course") -> None:
-        """Write this tokenizer to ``path`` in one of ``bpe_course.formats.FORMATS``."""
+    def save(self, path, format: str | None = None) -> None:
+        """Write this tokenizer to ``path`` in one of ``bpe_course.formats.FORMATS``.
+
+        Without ``format``, the name decides: ``name.tiktoken`` is written as ``"tiktoken"``, any
+        other name as ``"bpe-course"``. A name that loading would read as another format than the
+        one asked for (``x.tiktoken`` as JSON, ``vocab.bpe``) is refused: the name and the format agree.
+        """
+        format = _format_for_name(Path(path), format)
         formats.save(self, path, format=format)
 
     @classmethod
@@ -350,6 +357,27 @@ class Tokenizer:
             raise TokenizerFileError(f"{path}: {exc}") from None
         tokenizer._source = str(path)
         return tokenizer
+
+
+def _format_for_name(path: Path, format: str | None) -> str:
+    """The format to save ``path`` in: ``format``, else the one its name implies; a disagreement is refused."""
+    name = path.name
+    if name.endswith((".tiktoken", ".tiktoken.json")):
+        implied = "tiktoken"
+    elif name in ("encoder.json", "vocab.bpe"):
+        implied = "gpt2"
+    else:
+        implied = None
+    if format is None:
+        format = "bpe-course" if implied in (None, "gpt2") else implied
+    if implied not in (None, format) and not path.is_dir():
+        if implied == "gpt2":
+            hint = "the gpt2 format writes a folder: save to the folder that is to hold encoder.json and vocab.bpe"
+        else:
+            hint = "a .tiktoken name holds the tiktoken format (ranks, with a .tiktoken.json sidecar)"
+        raise ValueError(f"{path}: Tokenizer.load would read this name as the {implied!r} format, not {format!r} "
+                         f"({hint}); pass format={implied!r} or choose another name")
+    return format
 
 
 class _RanksBelow:

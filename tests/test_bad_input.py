@@ -222,3 +222,30 @@ def test_a_pattern_is_timed_per_piece_not_per_text(monkeypatch):
     assert pretokenize(text, r"\w+|x*|\s") == pretokenize_module._with_gaps(
         pretokenize_module.regex.compile(r"\w+|x*|\s"), text) == [
         p for p in pretokenize_module.regex.split(r"(\w+|\s)", text) if p]
+
+
+# ---- a file's name and its format agree (issue 27) ----------------------------------------------------
+def test_a_tiktoken_name_saves_the_tiktoken_format_and_loads_back(tmp_path):
+    tok = Tokenizer(*train_bpe("low lower lowest newer " * 20, 300), [])
+    tok.save(tmp_path / "mine.tiktoken")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["mine.tiktoken", "mine.tiktoken.json"]
+    back = Tokenizer.load(tmp_path / "mine.tiktoken")
+    assert (back.vocab, back.merges, back.pattern) == (tok.vocab, tok.merges, tok.pattern)
+
+
+def test_a_name_that_loads_as_another_format_is_refused_before_writing(small, tmp_path):
+    for name, implied in (("mine.tiktoken", "tiktoken"), ("mine.tiktoken.json", "tiktoken"), ("vocab.bpe", "gpt2")):
+        with pytest.raises(ValueError, match=rf"{name}: Tokenizer.load would read this name as the '{implied}' format, "
+                                             r"not 'bpe-course'"):
+            small.save(tmp_path / name, format="bpe-course")
+    assert list(tmp_path.iterdir()) == []
+    small.save(tmp_path / "mine.json")  # any other name: the bpe-course format, as before
+    assert Tokenizer.load(tmp_path / "mine.json").vocab == small.vocab
+
+
+def test_a_json_file_named_tiktoken_says_how_to_load_it(small, tmp_path):
+    from bpe_course.formats.native import to_json_text
+    (tmp_path / "old.tiktoken").write_text(to_json_text(small), encoding="utf-8")  # what tok.save wrote before
+    with pytest.raises(TokenizerFileError, match=r"old\.tiktoken: JSON, not a \.tiktoken file .* format='bpe-course'"):
+        Tokenizer.load(tmp_path / "old.tiktoken")
+    assert Tokenizer.load(tmp_path / "old.tiktoken", format="bpe-course").vocab == small.vocab

@@ -139,6 +139,10 @@ def read_sidecar(path: Path) -> dict:
     """The checked sidecar of ``path``: pattern, special tokens, rank count and sha256."""
     side = current_file(sidecar_path(path))
     if not side.is_file():
+        with open(current_file(path), "rb") as f:
+            if f.read(4096).lstrip()[:1] == b"{":
+                raise TokenizerFileError(f"{path}: JSON, not a .tiktoken file (an older tok.save(name) wrote the "
+                                         "bpe-course format under this name): load it with format='bpe-course'")
         raise TokenizerFileError(
             f"{path}: a .tiktoken file holds ranks only, and its pattern and special tokens ({side.name}) are "
             "missing. For OpenAI's cl100k_base.tiktoken use bpe_course.cl100k(); for another file call "
