@@ -20,7 +20,7 @@ def test_segmentation():
         ("s", "low", "est"): "</w>",
         ("s", "low", "st</w>"): "spell 'slowst'",
         ("slow", "est</w>"): "not a token",
-        ("s", "l", "ow", "est</w>"): "BPE ends with 3",
+        ("s", "l", "ow", "est</w>"): "BPE ends with fewer",
     }
     for answer, expected in cases.items():
         feedback = ch04.check_segmentation(list(answer))

@@ -46,8 +46,9 @@ def check_segmentation(answer: Sequence[str], word: str = "slowest") -> Feedback
         return wrong(f"{unknown[0]!r} is not a token of the toy vocabulary",
                      f"the learned merges are {TOY_BPE.merges}; only their results (and single characters) exist")
     if len(answer) > len(expected):
-        return wrong(f"You have {len(answer)} symbols; BPE ends with {len(expected)}",
-                     "walk through the merges in order and apply each one everywhere it fits")
+        return wrong(f"You have {len(answer)} symbols; BPE ends with fewer",
+                     "walk through the merges in order and apply each one everywhere it fits: which of them "
+                     "can still fire on your symbols?")
     return wrong(f"{answer} is a valid split into tokens, but not the one BPE produces",
                  "BPE does not look for the fewest tokens: it replays the merges in the order they were learned")
 
