@@ -507,7 +507,7 @@ display(Markdown(
 #
 # The widget redraws section 3's two curves for the order you choose, with the vocabulary you choose
 # marked; the line under the sliders gives that point's numbers. Orders 1 and 5 are fitted the
-# first time you choose them (a few seconds).
+# first time you choose them; order 5 takes longest, as it has the most n-grams to count.
 
 # %%
 explorer = ModelQualityExplorer(sweep, order=3)

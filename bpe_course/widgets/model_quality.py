@@ -155,7 +155,8 @@ class ModelQualityExplorer:
     ``.order`` (IntSlider 1-5, ``bpe-mq-order``), ``.status`` (Label with the chosen point's numbers,
     ``bpe-mq-status``), ``.image`` (the plot as PNG, ``bpe-mq-plot``), ``.data`` (the plotted rows),
     ``.figure``, ``.box``. Models of an order not yet measured are fitted when it is first chosen
-    (a few seconds); every later move only redraws.
+    (for order 5 on chapter 16's million characters, longer than all else the widget does); every later
+    move only redraws.
     """
 
     def __init__(self, sweep: Sweep, order: int = 3, train_bytes: int | None = None) -> None:
