@@ -72,7 +72,7 @@ def unpack(data: bytes, name: str, sources: dict[str, str]) -> tuple[dict[int, b
     end = data.find(b"\n", 65)
     try:
         header = json.loads(data[65:end]) if end > 0 else None
-    except (UnicodeDecodeError, json.JSONDecodeError):
+    except (ValueError, RecursionError):  # not UTF-8, not JSON, nested 100,000 deep: not our header
         header = None
     if not isinstance(header, dict) or header.get("format") != FORMAT:
         raise CacheMismatch("not a pretrained-tokenizer cache file")

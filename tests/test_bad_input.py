@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import importlib
 import json
 import os
@@ -249,3 +250,100 @@ def test_a_json_file_named_tiktoken_says_how_to_load_it(small, tmp_path):
     with pytest.raises(TokenizerFileError, match=r"old\.tiktoken: JSON, not a \.tiktoken file .* format='bpe-course'"):
         Tokenizer.load(tmp_path / "old.tiktoken")
     assert Tokenizer.load(tmp_path / "old.tiktoken", format="bpe-course").vocab == small.vocab
+
+
+# ---- wrong JSON types and values in tokenizer files: an error naming the file (issue 27) ---------------------
+def hf_file(tmp_path, change=None, text=None):
+    vocab, merges = train_bpe("low lower lowest newer " * 20, 300)
+    tok = Tokenizer(vocab | {300: b"<s>"}, merges, ["<s>"], pattern=r" ?\w+|\s+|.")
+    tok.save(tmp_path / "tokenizer.json", format="hf")
+    data = json.loads((tmp_path / "tokenizer.json").read_text(encoding="utf-8"))
+    if change:
+        change(data)
+    (tmp_path / "tokenizer.json").write_text(text if text is not None else json.dumps(data), encoding="utf-8")
+    return tmp_path / "tokenizer.json"
+
+
+def steps(data):
+    return data["pre_tokenizer"]["pretokenizers"]
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda d: d.__setitem__("pre_tokenizer", "ByteLevel"), r"pre_tokenizer is a string \('ByteLevel'\), not a JSON object"),
+    (lambda d: d.__setitem__("pre_tokenizer", 3), r"pre_tokenizer is a number \(3\), not a JSON object"),
+    (lambda d: d["pre_tokenizer"].__setitem__("pretokenizers", "ByteLevel"),
+     r"pre_tokenizer\.pretokenizers is a string \('ByteLevel'\), not a JSON list of steps"),
+    (lambda d: d["pre_tokenizer"].__setitem__("pretokenizers", {"a": 1}), r"pre_tokenizer\.pretokenizers is an object"),
+    (lambda d: steps(d).__setitem__(0, "Split"), r"pre_tokenizer\.pretokenizers\[0\] is a string \('Split'\)"),
+    (lambda d: steps(d).__setitem__(1, None), r"pre_tokenizer\.pretokenizers\[1\] is null \(None\)"),
+    (lambda d: steps(d)[0]["pattern"].__setitem__("Regex", 5), r"pre_tokenizer: Split's pattern\.Regex is a number \(5\), not a regex"),
+    (lambda d: steps(d)[0]["pattern"].__setitem__("Regex", ["a"]), r"pre_tokenizer: Split's pattern\.Regex is a list"),
+    (lambda d: d["model"]["vocab"].__setitem__("low", 10**40), r"model\.vocab\['low'\]: id 1000.* is not an integer from 0 "
+                                                                r"to 4294967295"),
+    (lambda d: d["added_tokens"][0].__setitem__("id", 2**32), r"added_tokens\[0\]: expected an object with \"id\""),
+    (lambda d: d["added_tokens"][0].__setitem__("content", "<\ud800>"),
+     r"added_tokens: special token '<\\ud800>' has a lone surrogate \('\\ud800' at character 1\)"),
+])
+def test_wrong_json_types_and_values_in_an_hf_file_name_the_file(tmp_path, change, message):
+    path = hf_file(tmp_path, change)
+    with pytest.raises(TokenizerFileError, match=r"tokenizer\.json: " + message):
+        Tokenizer.load(path)
+
+
+def test_numbers_and_nesting_json_cannot_read_name_the_file(tmp_path):
+    text = hf_file(tmp_path).read_text(encoding="utf-8")
+    path = hf_file(tmp_path, text=text.replace('"low": ', '"low": ' + "9" * 5000 + ', "zz": ', 1))
+    with pytest.raises(TokenizerFileError, match=r"tokenizer\.json: JSON this reader refuses: Exceeds the limit"):
+        Tokenizer.load(path)
+    for deep in ('{"model": ' * 100_000 + "1" + "}" * 100_000, "[" * 100_000 + "]" * 100_000):
+        (tmp_path / "deep.json").write_text(deep, encoding="utf-8")
+        with pytest.raises(TokenizerFileError, match=r"deep\.json: JSON nested too deeply to read"):
+            Tokenizer.load(tmp_path / "deep.json", format="hf")
+    (tmp_path / "deep.tiktoken").write_bytes(base64.b64encode(b"a") + b" 0\n")
+    (tmp_path / "deep.tiktoken.json").write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    with pytest.raises(TokenizerFileError, match=r"deep\.tiktoken\.json: JSON nested too deeply to read"):
+        Tokenizer.load(tmp_path / "deep.tiktoken")
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda d: d["vocab"].__setitem__("\u0663", "a"), r"vocab key '٣' is not a token id \(ASCII digits, 0 to 4294967295\)"),
+    (lambda d: d["vocab"].__setitem__("9" * 5000, "a"), r"vocab key '9999.*\.\.\. \(5,002 characters\) is not a token id"),
+    (lambda d: d["vocab"].__setitem__("+7", "a"), r"vocab key '\+7' is not a token id"),
+    (lambda d: d["special_tokens"].__setitem__("<\ud800>", 999), r"special_tokens: special token '<\\ud800>' has a lone "
+                                                                 r"surrogate"),
+    (lambda d: d["special_tokens"].__setitem__("<x>", 2**32), r"special_tokens\['<x>'\] has id 4294967296, not an integer"),
+])
+def test_bad_values_in_a_native_file_name_the_file(small, tmp_path, change, message):
+    small.save(tmp_path / "t.json")
+    data = json.loads((tmp_path / "t.json").read_text(encoding="utf-8"))
+    change(data)
+    (tmp_path / "t.json").write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(TokenizerFileError, match=r"t\.json: " + message):
+        Tokenizer.load(tmp_path / "t.json")
+
+
+@pytest.mark.parametrize("rank", [b"\xd9\xa3", b"1_0", b"+5", b"9" * 11, b"4294967296"])
+def test_a_tiktoken_rank_is_ascii_digits_within_32_bits(tmp_path, rank):
+    from bpe_course.formats.tiktoken_bpe import load_tiktoken
+    lines = [base64.b64encode(bytes([b])) + b" " + str(b).encode() for b in range(256)]
+    lines.append(base64.b64encode(b"ab") + b" " + rank)
+    (tmp_path / "r.tiktoken").write_bytes(b"\n".join(lines) + b"\n")
+    with pytest.raises(TokenizerFileError, match=r"r\.tiktoken, line 257: the rank is not ASCII digits from 0 to 4294967295"):
+        load_tiktoken(tmp_path / "r.tiktoken", pattern="gpt2")
+
+
+# ---- a learner's tokenizer of any depth: no recursion (issue 27) ----------------------------------------------
+def test_a_merge_tree_10000_merges_deep_is_built_drawn_and_compared():
+    from bpe_course.widgets.merge_tree import merge_tree, merge_tree_html, merge_tree_svg, tree_layout
+    merges = [(b"a" * k, b"a") for k in range(1, 10_001)]  # (a, a), (aa, a), (aaa, a), ...: one token per depth
+    token = b"a" * 10_001
+    tree = merge_tree(token, merges)
+    assert tree.height() == 10_000 and len(tree.leaves()) == 10_001 and len(tree.inner_nodes()) == 10_000
+    assert tree == merge_tree(token, merges) and tree != merge_tree(token[:-1], merges)
+    assert len(tree_layout(tree)) == 20_001
+    assert merge_tree_html(tree).count("bpe-merge-node") == 20_001
+    assert merge_tree_svg(tree).startswith("<svg")
+    data = tree.to_data()
+    assert data["rank"] == 9_999 and data["children"][1] == {"token": b"a", "rank": None, "children": []}
+    assert repr(tree) == f"MergeNode(token={token!r}, rank=9999, children=({token[:-1]!r}, b'a'))"
+    hash(tree)

@@ -271,7 +271,7 @@ def test_tiktoken_helper_is_not_fooled_by_a_resaved_file(tmp_path):
 @pytest.mark.parametrize("damage, message", [
     (lambda lines: lines.__setitem__(300, b"!!!notbase64 300"), r"line 301: .*"),
     (lambda lines: lines.__setitem__(10, b"IA=="), r"line 11: expected '<base64 token> <rank>'"),
-    (lambda lines: lines.__setitem__(10, b"IA== x"), r"line 11: invalid literal"),
+    (lambda lines: lines.__setitem__(10, b"IA== x"), r"line 11: the rank is not ASCII digits from 0 to 4294967295"),
     (lambda lines: lines.__setitem__(12, lines[12].split()[0] + b" 11"), r"line 13: rank 11 is already used"),
     (lambda lines: lines.__setitem__(400, lines[300]), r"line 401: token .* appears twice"),
     (lambda lines: lines.__setitem__(len(lines) - 1, lines[-1][:3]), r"line 597: the file ends in the middle "

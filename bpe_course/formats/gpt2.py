@@ -45,7 +45,7 @@ from ..bytelevel import str_to_token, token_to_str
 from ..errors import TokenizerFileError
 from ..files import current_file, read_utf8, write_files_atomic
 from ..pretokenize import GPT2_PATTERN
-from .common import TokenizerData, check_merges_known, parse_merge, read_json
+from .common import MAX_ID, TokenizerData, check_merges_known, is_id, parse_merge, read_json, special_token_bytes
 
 VERSION_LINE = "#version: 0.2"
 # How special tokens are written in encoder.json files: <|endoftext|>, <s>, [PAD], ...
@@ -103,8 +103,8 @@ def classify(encoder: dict, merges: list[tuple[bytes, bytes]],
     specials: dict[str, int] = {}
     unmade: list[tuple[str, int]] = []
     for text, i in encoder.items():
-        if not isinstance(i, int) or isinstance(i, bool) or i < 0:
-            raise TokenizerFileError(f"{source}: token {text!r} has id {i!r}, not a non-negative integer")
+        if not is_id(i):
+            raise TokenizerFileError(f"{source}: token {text!r} has id {i!r}, not an integer from 0 to {MAX_ID}")
         if i in vocab:
             raise TokenizerFileError(f"{source}: token {text!r} has id {i}, which another token has too")
         try:
@@ -114,7 +114,7 @@ def classify(encoder: dict, merges: list[tuple[bytes, bytes]],
         if token is not None and (len(token) == 1 or token in made):
             vocab[i] = token
         elif looks_special(text):
-            vocab[i] = text.encode("utf-8")
+            vocab[i] = special_token_bytes(text, str(source))
             specials[text] = i
         else:
             unmade.append((text, i))

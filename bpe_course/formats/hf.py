@@ -49,7 +49,8 @@ from ..errors import TokenizerFileError
 from ..files import write_atomic
 from ..pretokenize import GPT2_PATTERN, GPT4_PATTERN
 from ..regex_syntax import is_possessive, is_quantifier, pattern_parts
-from .common import TokenizerData, check_merges_known, parse_merge, parse_token, read_json
+from .common import (MAX_ID, TokenizerData, check_merges_known, is_id, parse_merge, parse_token, read_json,
+                     special_token_bytes)
 
 _BYTE_LEVEL = {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True, "use_regex": False}
 
@@ -133,15 +134,15 @@ def from_hf_json(data: dict, source: str | os.PathLike = "<tokenizer.json>") -> 
     vocab: dict[int, bytes] = {}
     for text, i in model["vocab"].items():
         where = f"{source}: model.vocab[{text!r}]"
-        if not isinstance(i, int) or isinstance(i, bool) or i < 0:
-            raise TokenizerFileError(f"{where}: id {i!r} is not a non-negative integer")
+        if not is_id(i):
+            raise TokenizerFileError(f"{where}: id {i!r} is not an integer from 0 to {MAX_ID}")
         if i in special_ids:
             continue  # the added token's own entry: its text is plain text, not byte alphabet
         if i in vocab:
             raise TokenizerFileError(f"{where}: id {i} is used twice")
         vocab[i] = parse_token(text, where)
     for s, i in specials.items():
-        vocab[i] = s.encode("utf-8")
+        vocab[i] = special_token_bytes(s, f"{source}: added_tokens")
     merges = [_merge(m, f"{source}: model.merges[{k}]") for k, m in enumerate(model["merges"])]
     ordinary = {t for i, t in vocab.items() if i not in special_ids}
     check_merges_known(merges, ordinary, lambda k: f"{source}: model.merges[{k}]")
@@ -157,10 +158,19 @@ def _merge(item: object, where: str) -> tuple[bytes, bytes]:
 
 
 def _pattern_of(pre: object, source) -> str | None:
-    """Our pattern for a byte-level pre-tokenizer; anything else is a clear error."""
-    steps = pre.get("pretokenizers") if isinstance(pre, dict) and pre.get("type") == "Sequence" else [pre]
-    kinds = [s.get("type") if isinstance(s, dict) else s for s in steps or []]
+    """Our pattern for a byte-level pre-tokenizer; anything else (a wrong JSON type included) is a clear error."""
     where = f"{source}: pre_tokenizer"
+    if isinstance(pre, dict) and pre.get("type") == "Sequence":
+        steps = pre.get("pretokenizers")
+        if not isinstance(steps, list):
+            raise TokenizerFileError(f"{where}.pretokenizers is {_json_type(steps)}, not a JSON list of steps")
+    else:
+        steps = [pre]
+    for k, step in enumerate(steps):
+        if not isinstance(step, dict):
+            at = "" if step is pre else f".pretokenizers[{k}]"
+            raise TokenizerFileError(f"{where}{at} is {_json_type(step)}, not a JSON object with a \"type\"")
+    kinds = [step.get("type") for step in steps]
     if not kinds or kinds[-1] != "ByteLevel" or len(kinds) > 2 or (len(kinds) == 2 and kinds[0] != "Split"):
         raise TokenizerFileError(f"{where} is {kinds!r}; readable are ByteLevel, or Split then ByteLevel")
     byte_level = steps[-1]
@@ -175,10 +185,20 @@ def _pattern_of(pre: object, source) -> str | None:
             or split.get("invert"):
         raise TokenizerFileError(f"{where}: only Split(Regex(...), behavior=\"Isolated\", invert=false) followed "
                                  "by ByteLevel(use_regex=false) can be read")
+    if not isinstance(regex, str):
+        raise TokenizerFileError(f"{where}: Split's pattern.Regex is {_json_type(regex)}, not a regex string")
     for known in (GPT2_PATTERN, GPT4_PATTERN):
         if regex in (known, hf_regex(known)):
             return known
     return regex
+
+
+def _json_type(value: object) -> str:
+    """How a parsed JSON value reads in an error: its JSON type and a glimpse of it."""
+    kind = {dict: "an object", list: "a list", str: "a string", bool: "a boolean", int: "a number",
+            float: "a number", type(None): "null"}.get(type(value), type(value).__name__)
+    shown = repr(value)
+    return f"{kind} ({shown[:40]}{'...' if len(shown) > 40 else ''})"
 
 
 def _added_tokens(added: object, source) -> dict[str, int]:
@@ -187,9 +207,9 @@ def _added_tokens(added: object, source) -> dict[str, int]:
     specials: dict[str, int] = {}
     for k, token in enumerate(added):
         where = f"{source}: added_tokens[{k}]"
-        if not isinstance(token, dict) or not isinstance(token.get("content"), str) or \
-                not isinstance(token.get("id"), int):
-            raise TokenizerFileError(f"{where}: expected an object with \"id\" and \"content\"")
+        if not isinstance(token, dict) or not isinstance(token.get("content"), str) or not is_id(token.get("id")):
+            raise TokenizerFileError(f"{where}: expected an object with \"id\" (an integer from 0 to {MAX_ID}) "
+                                     "and \"content\"")
         flags = [f for f in ("lstrip", "rstrip", "single_word") if token.get(f)]
         if flags:
             raise TokenizerFileError(f"{where} ({token['content']!r}) sets {', '.join(flags)}, which bpe-course's "

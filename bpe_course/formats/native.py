@@ -33,7 +33,8 @@ from pathlib import Path
 from ..bytelevel import token_to_str
 from ..errors import TokenizerFileError
 from ..pretokenize import pattern_name
-from .common import TokenizerData, check_merges_known, parse_merge, parse_token
+from .common import (MAX_ID, TokenizerData, check_merges_known, is_id, parse_id, parse_merge, parse_token,
+                     special_token_bytes)
 
 FORMAT_NAME = "bpe-course"
 FORMAT_VERSION = 1
@@ -73,18 +74,16 @@ def from_json(data: dict, source: Path | str | os.PathLike = "<json>") -> Tokeni
         raise TokenizerFileError(f"{source}: \"pattern\" must be a regex string or null, not {pattern!r}")
     vocab: dict[int, bytes] = {}
     for key, text in data["vocab"].items():
-        if not key.isdigit():
-            raise TokenizerFileError(f"{source}: vocab key {key!r} is not a token id (a non-negative integer)")
-        vocab[int(key)] = parse_token(text, f"{source}: vocab[{key!r}]")
+        vocab[parse_id(key, f"{source}: vocab key")] = parse_token(text, f"{source}: vocab[{key!r}]")
     merges = [parse_merge(m, f"{source}: merges[{k}]") for k, m in enumerate(data["merges"])]
     check_merges_known(merges, set(vocab.values()), lambda k: f"{source}: merges[{k}]")
     specials = {}
     for s, i in data["special_tokens"].items():
-        if not isinstance(i, int) or isinstance(i, bool) or i < 0:
-            raise TokenizerFileError(f"{source}: special_tokens[{s!r}] has id {i!r}, not a non-negative integer")
+        if not is_id(i):
+            raise TokenizerFileError(f"{source}: special_tokens[{s!r}] has id {i!r}, not an integer from 0 to {MAX_ID}")
         if i in vocab:
             raise TokenizerFileError(f"{source}: special_tokens[{s!r}] has id {i}, which vocab already gives to "
                                      f"{token_to_str(vocab[i])!r}")
-        vocab[i] = s.encode("utf-8")
+        vocab[i] = special_token_bytes(s, f"{source}: special_tokens")
         specials[s] = i
     return TokenizerData(vocab, merges, specials, pattern)

@@ -40,7 +40,7 @@ from ..errors import TokenizerFileError
 from ..bpe import first_merge_ranks, merges_from_ranks
 from ..files import current_file, write_files_atomic
 from ..pretokenize import pattern_name, resolve_pattern
-from .common import TokenizerData, read_json
+from .common import MAX_ID, TokenizerData, is_id, read_json, special_token_bytes
 
 SIDECAR_FORMAT = "bpe-course-tiktoken"
 SIDECAR_VERSION = 1
@@ -75,6 +75,8 @@ def _read_ranks(path: Path, data: bytes | None = None) -> tuple[dict[bytes, int]
         try:
             if len(fields) != 2:
                 raise ValueError("expected '<base64 token> <rank>'")
+            if not (fields[1].isdigit() and len(fields[1]) <= len(str(MAX_ID)) and int(fields[1]) <= MAX_ID):
+                raise ValueError(f"the rank is not ASCII digits from 0 to {MAX_ID}")  # int() takes "+1", "1_0"
             token, rank = base64.b64decode(fields[0], validate=True), int(fields[1])
         except (ValueError, binascii.Error) as exc:
             raise TokenizerFileError(f"{path}, line {n}: {exc}: {line[:80]!r}") from None
@@ -188,10 +190,10 @@ def load_tiktoken(path: str | os.PathLike, pattern: str | None = None,
     vocab = {rank: token for token, rank in ranks.items()}
     specials = {}
     for s, i in (special_tokens or {}).items():
-        if not isinstance(i, int) or isinstance(i, bool) or i < 0 or i in vocab:
+        if not is_id(i) or i in vocab:
             raise TokenizerFileError(f"{where_specials}[{s!r}] has id {i!r}, which is not a "
-                                     "free non-negative integer (ranks use it, or it is not a number)")
-        vocab[i] = s.encode("utf-8")
+                                     f"free integer from 0 to {MAX_ID} (ranks use it, or it is not one)")
+        vocab[i] = special_token_bytes(s, where_specials)
         specials[s] = i
     try:
         merges = merges_from_ranks(ranks)

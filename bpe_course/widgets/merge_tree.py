@@ -17,8 +17,9 @@ b' low'
 from __future__ import annotations
 
 import html
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import zip_longest
 
 from ..bpe import first_merge_ranks
 from ..viz import CHIP_STYLE, PALETTE, token_label
@@ -28,31 +29,63 @@ MergeIndex = dict[bytes, tuple[int, bytes, bytes]]  # token -> (rank, left, righ
 
 @dataclass(frozen=True)
 class MergeNode:
-    """One token in a merge tree; ``rank`` is the merge that made it (None for a single byte)."""
+    """One token in a merge tree; ``rank`` is the merge that made it (None for a single byte).
+
+    subtle: a learner's tokenizer trained on one letter can have a token 10,000 merges deep
+    ((a, a), (aa, a), (aaa, a), ...), so nothing here recurses: every walk over the tree uses a
+    list as its stack, and equality, hashing and ``repr`` look at one node at a time.
+    """
 
     token: bytes
     rank: int | None
     children: tuple[MergeNode, ...] = ()
 
+    def preorder(self) -> Iterator[MergeNode]:
+        """Every node, root first, each node's children left to right after it."""
+        stack = [self]
+        while stack:
+            node = stack.pop()
+            yield node
+            stack.extend(reversed(node.children))
+
     def leaves(self) -> list[MergeNode]:
         """The single-byte nodes, left to right."""
-        if not self.children:
-            return [self]
-        return [leaf for child in self.children for leaf in child.leaves()]
+        return [node for node in self.preorder() if not node.children]
 
     def inner_nodes(self) -> list[MergeNode]:
         """The merged nodes in pre-order (root first)."""
-        if not self.children:
-            return []
-        return [self] + [node for child in self.children for node in child.inner_nodes()]
+        return [node for node in self.preorder() if node.children]
 
     def height(self) -> int:
         """0 for a single byte; otherwise 1 + the taller child."""
-        return 1 + max(child.height() for child in self.children) if self.children else 0
+        return self._bottom_up(lambda node, below: 1 + max(below) if below else 0)
 
     def to_data(self) -> dict:
         """The tree as plain nested dicts: ``{"token", "rank", "children": [...]}``."""
-        return {"token": self.token, "rank": self.rank, "children": [c.to_data() for c in self.children]}
+        return self._bottom_up(lambda node, below: {"token": node.token, "rank": node.rank, "children": below})
+
+    def _bottom_up(self, combine: Callable[[MergeNode, list], object]):
+        """``combine(node, [results of its children])`` for every node, children first; the root's result."""
+        done: dict[int, object] = {}
+        for node in reversed(list(self.preorder())):  # reversed pre-order: every child before its parent
+            done[id(node)] = combine(node, [done[id(child)] for child in node.children])
+        return done[id(self)]
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, MergeNode):
+            return NotImplemented
+        mine, theirs = self.preorder(), other.preorder()
+        for a, b in zip_longest(mine, theirs):  # the same nodes in pre-order, with the same arity: the same tree
+            if a is None or b is None or (a.token, a.rank, len(a.children)) != (b.token, b.rank, len(b.children)):
+                return False
+        return True
+
+    def __hash__(self) -> int:
+        return hash((self.token, self.rank))
+
+    def __repr__(self) -> str:
+        below = f", children=({', '.join(repr(c.token) for c in self.children)})" if self.children else ""
+        return f"MergeNode(token={self.token!r}, rank={self.rank!r}{below})"
 
 
 def index_merges(merges: Sequence[tuple[bytes, bytes]]) -> MergeIndex:
@@ -81,13 +114,25 @@ def merge_tree(token: bytes, merges: Sequence[tuple[bytes, bytes]] | Mapping[byt
 
 
 def _build(token: bytes, index: Mapping[bytes, tuple[int, bytes, bytes]]) -> MergeNode:
-    if len(token) == 1:
-        return MergeNode(token, None)
-    if token not in index:
-        raise ValueError(f"{token!r} is not made by any merge in the list (a special token, or from another "
-                         "tokenizer?)")
-    rank, left, right = index[token]
-    return MergeNode(token, rank, (_build(left, index), _build(right, index)))
+    """The tree under ``token``, built from the bottom up with a list as the stack (no recursion)."""
+    order, stack = [], [token]
+    while stack:  # pre-order over the tokens, each looked up once per place it occurs
+        part = stack.pop()
+        order.append(part)
+        if len(part) > 1:
+            if part not in index:
+                raise ValueError(f"{part!r} is not made by any merge in the list (a special token, or from another "
+                                 "tokenizer?)")
+            _, left, right = index[part]
+            stack += (right, left)
+    built: list[MergeNode] = []  # the nodes finished so far, the last one the rightmost
+    for part in reversed(order):  # children before parents; a node's children are the last two finished
+        if len(part) == 1:
+            built.append(MergeNode(part, None))
+        else:
+            left_node, right_node = built.pop(), built.pop()
+            built.append(MergeNode(part, index[part][0], (left_node, right_node)))
+    return built[0]
 
 
 # ---- drawing --------------------------------------------------------------------------------
@@ -112,16 +157,14 @@ def merge_tree_html(tree: MergeNode, ids: Mapping[bytes, int] | None = None) -> 
     True
     """
     rows = []
-
-    def walk(node: MergeNode, depth: int) -> None:
+    stack = [(tree, 0)]
+    while stack:  # pre-order, with a list as the stack
+        node, depth = stack.pop()
         colour = PALETTE[depth % len(PALETTE)]
         rows.append(f'<div class="bpe-merge-node" style="margin-left:{24 * depth}px;'
                     f'border-left:2px solid #ccc;padding-left:6px">{_chip(node.token, colour)} '
                     f'<span style="color:#555;font-size:12px">{html.escape(_describe(node, ids))}</span></div>')
-        for child in node.children:
-            walk(child, depth + 1)
-
-    walk(tree, 0)
+        stack += [(child, depth + 1) for child in reversed(node.children)]
     return f'<div class="bpe-merge-tree" style="line-height:1.7">{"".join(rows)}</div>'
 
 
@@ -133,23 +176,17 @@ def tree_layout(tree: MergeNode) -> list[tuple[MergeNode, float, int]]:
     >>> [(n.token, x, level) for n, x, level in tree_layout(merge_tree(b"ow", [(b"o", b"w")]))]
     [(b'ow', 0.5, 1), (b'o', 0.0, 0), (b'w', 1.0, 0)]
     """
-    placed: list[tuple[MergeNode, float, int]] = []
-    next_leaf = [0]
-
-    def place(node: MergeNode) -> tuple[float, int]:
-        slot = len(placed)
-        placed.append((node, 0.0, 0))  # filled in after the children: pre-order, positions post-order
+    nodes = list(tree.preorder())
+    spot: dict[int, tuple[float, int]] = {}
+    leaf_x = iter(range(len(nodes)))
+    for node in nodes:  # leaves get x = 0, 1, 2, ... in pre-order, which is left to right
         if not node.children:
-            x, level = float(next_leaf[0]), 0
-            next_leaf[0] += 1
-        else:
-            spots = [place(child) for child in node.children]
-            x, level = sum(s[0] for s in spots) / len(spots), 1 + max(s[1] for s in spots)
-        placed[slot] = (node, x, level)
-        return x, level
-
-    place(tree)
-    return placed
+            spot[id(node)] = (float(next(leaf_x)), 0)
+    for node in reversed(nodes):  # children before parents
+        if node.children:
+            below = [spot[id(child)] for child in node.children]
+            spot[id(node)] = (sum(x for x, _ in below) / len(below), 1 + max(level for _, level in below))
+    return [(node, *spot[id(node)]) for node in nodes]
 
 
 def merge_tree_svg(tree: MergeNode, ids: Mapping[bytes, int] | None = None) -> str:
