@@ -92,6 +92,8 @@ def test_merge_count_slider_follows_keys_buttons_and_typing(open_notebook):
 
     # GPT-4, then exactly 1,000 merges typed into the box.
     buttons.filter(has_text=re.compile(r"^GPT-4 \(cl100k\)$")).click()
+    # subtle: type only once GPT-4 is shown; the switch sets the box, and would overwrite a count typed meanwhile
+    expect(status).to_have_text(re.compile(r"^✓ GPT-4 \(cl100k\) with "))
     exact = box.locator(".bpe-mc-exact input")
     exact.fill("1000")
     exact.press("Enter")
