@@ -33,6 +33,7 @@ from bpe_course import Tokenizer, corpus
 from bpe_course.lm import KneserNey, bits_per_byte, fit_orders
 from bpe_course.train import train
 from bpe_course.widgets.dropout import dropout_tokens
+from bpe_course.widgets.measures import bytes_per_token
 from bpe_course.widgets.model_quality import (ModelQualityExplorer, Sweep, best_rows, plot_model_quality,
                                               vocab_points)
 from bpe_course.widgets.token_tax import HELDOUT_ARTICLES, MIXES, TRAIN_ARTICLES, language_name, mix_text, train_on_mix
@@ -319,7 +320,7 @@ for kind, (text, held) in texts.items():
         ids, held_ids = pat_tok.encode_ordinary(text), pat_tok.encode_ordinary(held)
         model = KneserNey(ids, PATTERN_ORDER, len(pat_tok.vocab))
         rows.append({"text": kind, "pattern": pattern, "vocab_size": len(pat_tok.vocab),
-                     "bytes per token": len(held.encode("utf-8")) / len(held_ids),
+                     "bytes per token": bytes_per_token(len(held_ids), held),
                      "bits per byte": bits_per_byte(model, held_ids, held)})
 patterns = pd.DataFrame(rows)
 patterns.pivot(index="pattern", columns="text", values=["bytes per token", "bits per byte"]).round(4)

@@ -18,8 +18,10 @@ from collections.abc import Callable
 from ..widgets.model_quality import Sweep, best_rows
 from .feedback import INT, NUMBER, Feedback, Kind, correct, expect, run_cases, wrong
 
-BPB_CASES = [([0.5] * 8, "abcdefgh"), ([0.5, 0.25], "éé"), ([1.0], "a"), ([0.1, 0.9, 0.3], "日本"), ([0.25] * 3, "a b")]
-CONTINUATION_CASES = [([1, 2, 1, 2, 3],), ([5, 5, 5, 5],), ([7],), ([],), ([0, 1, 2, 0, 1, 2, 1, 1],), ([3, 9, 4, 9, 3, 9],)]
+BPB_CASES = [([0.5] * 8, "abcdefgh"), ([0.5, 0.25], "éé"), ([1.0], "a"), ([0.1, 0.9, 0.3], "日本"),
+             ([0.25] * 3, "a b")]
+CONTINUATION_CASES = [([1, 2, 1, 2, 3],), ([5, 5, 5, 5],), ([7],), ([],), ([0, 1, 2, 0, 1, 2, 1, 1],),
+                      ([3, 9, 4, 9, 3, 9],)]
 COUNTS = Kind("a dict mapping token ids to counts", lambda v: isinstance(v, dict) and all(
     isinstance(k, int) and isinstance(n, int) for k, n in v.items()), "{9: 2, 4: 1}")
 
@@ -40,7 +42,8 @@ def _diagnose_bpb(case: tuple, expected: float, got: float) -> str:
             return "that is in nats (natural log): a bit is log base 2"
         if math.isclose(got, -expected, rel_tol=1e-9):
             return "a probability below 1 has a negative log: the bits are minus the sum"
-        if len(text) != len(text.encode("utf-8")) and math.isclose(got, expected * len(text.encode("utf-8")) / len(text)):
+        n_bytes = len(text.encode("utf-8"))
+        if len(text) != n_bytes and math.isclose(got, expected * n_bytes / len(text)):
             return f"{text!r} has fewer characters than bytes: divide by what UTF-8 makes of the text"
         if math.isclose(got, expected * len(text.encode("utf-8")), rel_tol=1e-9):
             return "that is the total: divide it by the text's bytes"

@@ -23,6 +23,7 @@ from matplotlib.figure import Figure
 
 from ..lm import fit_orders
 from ..tokenizer import Tokenizer
+from .measures import tokens_per_word
 
 ORDERS = (2, 3, 4)
 COLUMNS = ["merges", "vocab_size", "order", "train_bytes", "train_tokens", "heldout_tokens", "tokens_per_word",
@@ -63,9 +64,8 @@ class Sweep:
         self.merges = sorted({min(k, len(tok.merges)) for k in merges})
         self.train_bytes = len(train_text.encode("utf-8"))
         self.heldout_bytes = len(heldout_text.encode("utf-8"))
-        self.heldout_words = len(heldout_text.split())
-        self.encoded = {k: (tok.encode_ordinary_truncated(train_text, k), tok.encode_ordinary_truncated(heldout_text, k))
-                        for k in self.merges}
+        self.encoded = {k: (tok.encode_ordinary_truncated(train_text, k),
+                            tok.encode_ordinary_truncated(heldout_text, k)) for k in self.merges}
         self._rows: dict[tuple[int, int, int], dict] = {}
 
     def measure(self, orders: Iterable[int] = ORDERS, train_bytes: int | None = None) -> pd.DataFrame:
@@ -81,8 +81,9 @@ class Sweep:
                 train_ids = prefix_covering(self.tok, train_ids, size)
             for n, model in fit_orders(train_ids, missing, 256 + k).items():
                 self._rows[k, n, size] = {
-                    "merges": k, "vocab_size": 256 + k, "order": n, "train_bytes": size, "train_tokens": len(train_ids),
-                    "heldout_tokens": len(heldout_ids), "tokens_per_word": len(heldout_ids) / self.heldout_words,
+                    "merges": k, "vocab_size": 256 + k, "order": n, "train_bytes": size,
+                    "train_tokens": len(train_ids), "heldout_tokens": len(heldout_ids),
+                    "tokens_per_word": tokens_per_word(len(heldout_ids), self.heldout_text),
                     "bits_per_byte": model.bits(heldout_ids) / self.heldout_bytes}
         rows = [self._rows[k, n, size] for n in orders for k in self.merges]
         return pd.DataFrame(rows, columns=COLUMNS)
