@@ -359,13 +359,16 @@ def sweep_superbpe(text: str, n_merges: int, transitions: Iterable[int],
         while len(merges) < transition and (found := stage1.best()) is not None:
             merges.append(found[0])
             stage1.merge(found[0])
+        both = list(merges)
+        if transition == n_merges:  # no stage 2, even if stage 1 ran out of pairs early: plain BPE
+            runs[transition] = SuperBPE(both, transition, pattern)
+            continue
         done = stage1.state()
         stage2 = Merges(Counter(tuple(s for piece in unit for s in done[piece]) for unit in units))
-        both = list(merges)
         while len(both) < n_merges and (found := stage2.best()) is not None:
             both.append(found[0])
             stage2.merge(found[0])
-        runs[transition] = SuperBPE(both, transition, pattern)
+        runs[transition] = SuperBPE(both, len(merges), pattern)  # subtle: stage 1 may have run out of pairs early
     return runs
 
 
