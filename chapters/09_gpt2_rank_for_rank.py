@@ -185,8 +185,9 @@ pd.DataFrame([{"rank": k, "line in vocab.bpe": merge_lines[k], "left": left, "ri
               for k, (left, right) in enumerate(merges[:10])])
 
 # %% [markdown]
-# The first merges are the most frequent pairs of GPT-2's training data: a space and `t`, a space
-# and `a`, `h` and `e`, … And the ids in the last column are already a hint for section 4.
+# Each merge was the most frequent pair of GPT-2's training data at its step, so the first ones are
+# the commonest pairs of all: a space and `t`, a space and `a`, `h` and `e`, … And the ids in the
+# last column are already a hint for section 4.
 #
 # ## 3. Encoding with ranks
 #
@@ -277,10 +278,11 @@ print("tokens holding two spaces in a row:", two_spaces)
 # %% [hide-input]
 n = len(whitespace_tokens)
 display(Markdown(
-    f"Every space in a run is its own token: GPT-2's vocabulary has {n} token{'s' if n != 1 else ''} longer than "
+    f"Every space in a run but the last (which joins the next word) is its own token: GPT-2's vocabulary has "
+    f"{n} token{'s' if n != 1 else ''} longer than "
     f"one byte made only of whitespace, and {'no' if not two_spaces else len(two_spaces)} token"
     f"{'' if len(two_spaces) == 1 else 's'} with two spaces in a row"
-    f"{', so indented code costs one token per space' if not two_spaces else ''}."))
+    f"{', so indented code costs a token for every space of its indentation but the last' if not two_spaces else ''}."))
 
 # %% [markdown]
 # And the long text, all of it:
@@ -481,9 +483,13 @@ print(f"encode on the whole text: peak {whole_mb:.1f} MB; encode_iterable over i
 print(f"streaming needs less than a fifth of the memory: {streaming_mb < whole_mb / 5}")
 assert streaming_mb < whole_mb / 5
 
-# %% [markdown]
-# The streaming peak does not grow with the file: it is set by the longest stretch of text without
-# a safe place to cut, plus the cache of pre-tokens seen so far (at most 50,000 of them).
+# %% [hide-input]
+from bpe_course.tokenizer import CACHE_LIMIT
+
+display(Markdown(
+    "The streaming peak does not grow with the file: it is set by the longest stretch of text without a safe place "
+    f"to cut, plus the cache of pre-tokens seen so far (at most {CACHE_LIMIT:,} of them, `CACHE_LIMIT` in "
+    "`bpe_course/tokenizer.py`; the cache is emptied when full)."))
 
 # %% [markdown]
 # ## Recap
