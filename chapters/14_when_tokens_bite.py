@@ -40,7 +40,7 @@ def pieces(tok: Tokenizer, text: str) -> str:
 #
 # GPT-2's vocabulary has a token `" SolidGoldMagikarp"`. Rumbelow and Watkins (2023), who first
 # reported that prompts containing it and similar tokens made GPT-2 and GPT-3 go strangely
-# wrong, traced it to a Reddit user name: presumably frequent in the text the
+# wrong, traced it in a follow-up to a Reddit user name: presumably frequent in the text the
 # *tokenizer* was trained on, and rare in the text the *model* was trained on, so the model never
 # learned what that id means. Land and Bartolo (2024) search for such under-trained tokens
 # systematically, in many models.
@@ -149,8 +149,9 @@ shapes = Counter(tuple(len(p) for p in gpt.token_bytes(gpt.encode_ordinary(f" {n
 first = next(n for n in range(10_000, 100_000) if len(gpt.encode_ordinary(f" {n}")) == 1)
 split = next(n for n in range(first + 1, 100_000) if len(gpt.encode_ordinary(f" {n}")) > 1)
 display(Markdown(
-    f"GPT-2 spends between {min(gpt2_counts)} and {max(gpt2_counts)} tokens on a number below 100,000. The 90,000 "
-    f"five-digit numbers alone are cut in {len(shapes)} different ways (piece lengths), and neighbours differ: "
+    f"GPT-2 spends between {min(gpt2_counts)} and {max(gpt2_counts)} tokens on a number below 100,000. The "
+    f"{sum(shapes.values()):,} five-digit numbers alone are cut in {len(shapes)} different ways (piece lengths), "
+    "and neighbours differ: "
     f"`{first}` is one token, `{split}` is {pieces(gpt, f' {split}')}. With cl100k and o200k the pieces depend "
     "only on the number of digits."))
 
@@ -268,7 +269,7 @@ print(f"kept {len(kept)} token(s) {[token_label(cl.vocab[i]) for i in kept]}; re
 # * A vocabulary is used very unevenly; some tokens never occur in their own tokenizer's encoded
 #   training text, and a model cannot learn what it never sees.
 # * Most frequent words are one token: their letters are invisible to the model.
-# * GPT-2 cuts numbers arbitrarily; cl100k and o200k cut them into groups of three from the left.
+# * GPT-2 cuts numbers arbitrarily; cl100k and o200k cut them into groups of at most three, from the left.
 #   Right-to-left groups and single digits are the other designs.
 # * Indentation costs GPT-2 about a token per space; cl100k and o200k spend about one token on a
 #   line's indentation, however deep.
