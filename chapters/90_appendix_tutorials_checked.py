@@ -253,7 +253,7 @@ display(Markdown(
     f"A *character*-level BPE is open-vocabulary only for the characters it was trained on: "
     f"{', '.join(f'`{c}`' for c in unseen)} never occur in its corpus, so each becomes `<|unk|>` "
     f"({zebra_ids.count(unk_id)} of the {len(zebra_ids)} ids). Chapter 07 shows the byte-level answer, where "
-    "all 256 bytes are in the vocabulary from the start."))
+    f"all {len(bpe_course.bytes_to_unicode())} bytes are in the vocabulary from the start."))
 
 # %% [markdown]
 # It also says a typical BPE-tokenized English text has roughly four characters per token. On
