@@ -108,6 +108,9 @@ def check_v3_prompt(my_v3_prompt: Callable) -> Feedback:
         if first == len(expected):
             return wrong(f"for {messages!r} your prompt has the template's ids and then {len(got) - first} more.",
                          "the prompt stops after the last user turn: the model writes next")
+        if where == PLACES["</s>"] and got[first] != expected[first] and expected[first] in got[first:first + 4]:
+            return wrong(f"for {messages!r} the text of an answer runs on, in your ids, where the template ends it "
+                         f"(position {first}).", "reread what v3's template does to an answer before encoding it")
         hints = {"the very start (<s>)": "a prompt starts with one <s>",
                  "the end of an answer (</s>)": "every answer ends with </s>",
                  "the start of a user turn ([INST])": "v3's [INST] is one control id, not text",
