@@ -145,7 +145,7 @@ print(f"my_encode agrees with sentencepiece on {agree} of {len(SAMPLES)} samples
 # %% [markdown]
 # `my_encode` rescans every pair after every merge, which is slow on long text. The package's
 # `bpe_course.sentencepiece_bpe.SentencePieceBPE` does the same with a priority queue over adjacent
-# pairs (as SentencePiece itself does) and remembers what it encoded per stretch of text that starts
+# pairs (as SentencePiece's own `bpe_model.cc` does, see docs/references.md) and remembers what it encoded per stretch of text that starts
 # at a run of `▁`: no piece of these vocabularies has a `▁` after another character, so no merge can
 # cross such a point. Checked against the library on every built-in corpus, for v1 and v3:
 
@@ -177,6 +177,7 @@ print(f"v3: {len(v3_model.pieces):,} pieces:", ", ".join(f"{n:,} {kind}" for kin
 print("v3's normal pieces are v1's, in the same order:", same_normal)
 print("first control pieces:", [p for p, k in zip(v3_model.pieces, v3_model.kinds) if k == "control"][:6])
 print("'[INST]' typed as text under v3:", ours["v3"].encode_as_pieces("[INST]"))
+print("'[REFERENCE_DOC_0]' typed as text under v3:", ours["v3"].encode_as_pieces("[REFERENCE_DOC_0]"))
 
 # %% [markdown]
 # ## 2. Tekken, a byte-level BPE
