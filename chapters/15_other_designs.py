@@ -211,8 +211,8 @@ print(f"WordPieceTrainer: {len(wp_vocab):,} pieces; BpeTrainer with '##': {len(b
 # %% [markdown]
 # Both have the size asked for. Are they the same pieces? Where counts decide, they must be; where
 # two pairs are seen *equally* often and overlap in a word, the order decides, because whichever is
-# merged first uses up the character they share. Among the pairs seen 100+ times, this novel has
-# such ties in these words:
+# merged first uses up the character they share. Among the pairs seen 100+ times, counted before
+# any merge, this novel has such ties in these words:
 
 # %%
 overlapping_ties = sorted({(word, left, right, pair_counts[left]) for word in word_counts
@@ -225,8 +225,8 @@ pd.DataFrame([(word, " ".join(left), " ".join(right), n) for word, left, right, 
 # %% [markdown]
 # Hugging Face breaks a tie between equal counts by the pieces' ids (the ordering of `Merge` in
 # `tokenizers/src/models/bpe/trainer.rs`). It sorts the single characters "for determinism", but it
-# numbers the `##` pieces in the order it meets the words in a Rust `HashMap`, whose hashing is seeded
-# afresh in every process. So the two trainers may break such a tie differently, and either may break
+# numbers the `##` pieces in the order it meets the words in a hash map, an order that changes from
+# one process to the next. So the two trainers may break such a tie differently, and either may break
 # it differently in your next run — and their ids cannot be compared, since the `##` pieces are
 # numbered in that random order. Compare the sets of pieces instead (this cell's output is this run's):
 
