@@ -143,17 +143,36 @@ ax.set(ylabel="how many numbers (log scale)", title="Every whole number below 10
 plt.show()
 census
 
+# %% [markdown]
+# How irregular? For every number, the lengths of its pieces (the leading space counts as one byte):
+# do all numbers with the same count of digits get the same cut?
+
+# %%
+def cut_lengths(tok: Tokenizer, n: int) -> tuple[int, ...]:
+    """The byte lengths of the tokens of ``" n"``."""
+    return tuple(len(t) for t in tok.token_bytes(tok.encode_ordinary(f" {n}")))
+
+
+numbers_of_length = {digits: range(10 ** (digits - 1) if digits > 1 else 0, 10 ** digits) for digits in range(1, 6)}
+cuts = {label: {digits: Counter(cut_lengths(tok, n) for n in numbers) for digits, numbers in numbers_of_length.items()}
+        for label, tok in tokenizers.items()}
+print("one cut per count of digits:",
+      {label: all(len(by_length) == 1 for by_length in cuts[label].values()) for label in tokenizers})
+shapes = cuts["GPT-2"][5]
+first = next(n for n in range(10_000, 100_000) if cut_lengths(gpt, n) == (6,))
+split = next(n for n in range(first + 1, 100_000) if len(cut_lengths(gpt, n)) > 1)
+pd.Series({" + ".join(map(str, cut)): k for cut, k in shapes.most_common()},
+          name="GPT-2: five-digit numbers cut this way").rename_axis("piece lengths")
+
 # %% [hide-input]
 gpt2_counts = counts["GPT-2"]
-shapes = Counter(tuple(len(p) for p in gpt.token_bytes(gpt.encode_ordinary(f" {n}"))) for n in range(10_000, 100_000))
-first = next(n for n in range(10_000, 100_000) if len(gpt.encode_ordinary(f" {n}")) == 1)
-split = next(n for n in range(first + 1, 100_000) if len(gpt.encode_ordinary(f" {n}")) > 1)
+regular = [label for label in tokenizers if all(len(by_length) == 1 for by_length in cuts[label].values())]
 display(Markdown(
     f"GPT-2 spends between {min(gpt2_counts)} and {max(gpt2_counts)} tokens on a number below 100,000. The "
-    f"{sum(shapes.values()):,} five-digit numbers alone are cut in {len(shapes)} different ways (piece lengths), "
-    "and neighbours differ: "
-    f"`{first}` is one token, `{split}` is {pieces(gpt, f' {split}')}. With cl100k and o200k the pieces depend "
-    "only on the number of digits."))
+    f"{sum(shapes.values()):,} five-digit numbers alone are cut in {len(shapes)} different ways, and neighbours "
+    f"differ: `{first}` is one token, `{split}` is {pieces(gpt, f' {split}')}. With "
+    f"{' and '.join(label.split(' ')[-1].strip('()') for label in regular)} the pieces depend only on the number "
+    "of digits."))
 
 # %% [markdown]
 # Left-to-right groups have a catch of their own: `1234567` is cut `123 · 456 · 7`, so the same
