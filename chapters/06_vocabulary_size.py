@@ -119,8 +119,8 @@ table.round(3)
 # ## 3. Merges of rare pairs: what they cost
 #
 # Chapter 03 stopped its trainer when the best pair occurred only once. The byte-level trainer has
-# the same choice, `min_frequency` (Hugging Face's name): by default it is 1, so it merges until no
-# pair is left at all. What do the merges of rare pairs do? We train `python_docs` — a smaller
+# the same choice, `min_frequency` (Hugging Face's trainers call it that too): unless you set it, it
+# is 1, so it merges until no pair is left at all. What do the merges of rare pairs do? We train `python_docs` — a smaller
 # corpus than the novel, held out as whole help topics — without the rule, for as many merges as it
 # will give. Merges are numbered from 0, as in `run.merges[k]`:
 
@@ -334,8 +334,9 @@ display(Markdown("\n".join(lines)))
 #    frequent words and common endings; late ones capture rarer words — and these are merges of
 #    pairs seen at least `MIN_FREQUENCY` times, so the flattening is not made by the rarest pairs.
 # 2. **Where the tokenizer was trained matters as much as its size.** A small vocabulary trained on
-#    this kind of text can rival a much bigger one trained on something else: GPT-2's vocabulary was
-#    learned from web pages, not from a novel or from Python's documentation.
+#    this kind of text can rival a much bigger one made for something else: GPT-2 was built for web
+#    pages (its model was trained on WebText, Radford et al., 2019), not for a novel or for Python's
+#    documentation.
 # 3. **Code is harder than prose**, and GPT-2 is especially poor at it. Part of the reason is
 #    visible in one indented line: GPT-2 spends a token on each space of the indentation but the
 #    last, while GPT-4's pattern and vocabulary keep a run of spaces together (chapters 08 and 10).
@@ -428,22 +429,23 @@ late_ids = range(256 + len(big.merges) - last_block, 256 + len(big.merges))
 early_ids = range(256, 256 + last_block)
 late_used = sum(i in heldout_ids for i in late_ids) / last_block
 early_used = sum(i in heldout_ids for i in early_ids) / last_block
-print(f"held-out text of {CORPORA[0]} uses {early_used:.0%} of the first {last_block} merged tokens "
-      f"and {late_used:.0%} of the last {last_block}")
+print(f"held-out text of {CORPORA[0]} uses {early_used:.0%} of the first {last_block:,} merged tokens "
+      f"and {late_used:.0%} of the last {last_block:,}")
 
 # %% [markdown]
 # So the "sweet spot" depends on what the tokenizer is for. Shorter sequences pay off in every layer
 # and every token of context; a larger table costs memory and leaves more tokens undertrained.
 #
 # Why GPT-2 has 50,257 tokens and GPT-4's cl100k about 100,000, OpenAI has not said: the GPT-2 paper
-# (Radford et al., 2019, section 2.2) states the size without giving a reason, and nothing was
+# (Radford et al., 2019, section 2.3) states the size without giving a reason, and nothing was
 # published about cl100k's. A plausible reading — which the measurements above are consistent with
 # but cannot prove — is that a bigger vocabulary pays off once the training text mixes code and many
 # languages, because each kind of text then brings its own frequent pieces.
 #
 # ## Recap
 #
-# * Measure tokens per word (or bytes per token) on held-out text. Training text flatters big vocabularies.
+# * Measure tokens per word (or bytes per token) on held-out text. Training text flatters a tokenizer (section 3:
+#   by about the same amount at every size past a few hundred merges).
 # * Merges of pairs seen only a few times make tokens that new text seldom uses and a model seldom sees;
 #   tokens per word hardly shows it. `min_frequency` stops them at a price the sweep shows, and
 #   `train(...).merge_counts` and `.stop_reason` say what was learned and why training stopped.

@@ -5,7 +5,7 @@
 #
 # The training loop of chapter 03 recounts every pair of the corpus after every merge. That is
 # easy to trust and fine for a page of text, but GPT-2 and GPT-4 learned tens of thousands of
-# merges (chapters 09 and 10 counted them) from gigabytes of text. This chapter climbs a ladder of four faster trainers, each a short teaching
+# merges (chapters 09 and 10 counted them), for models trained on gigabytes of text. This chapter climbs a ladder of four faster trainers, each a short teaching
 # version you can read in one go:
 #
 # 1. **naive**: recount every pair over the whole token sequence after each merge;
@@ -34,6 +34,7 @@ SIZES = [6_250, 12_500, 25_000, 50_000, 100_000, 200_000, 400_000]  # corpus siz
 MAX_SIZE = {"1 naive": 25_000, "2 unique words": 50_000}  # the slow rungs stop early
 
 # %%
+import gc
 import heapq
 import json
 import math
@@ -392,9 +393,13 @@ print("package (fast) merges == naive:", train_package(check_text, N_MERGES) == 
 #
 # Each trainer learns `N_MERGES` merges from the first *n* characters of the corpus, for each size
 # (rungs 1 and 2 stop early; they are slow). Each time is the fastest of up to three runs, the
-# least disturbed by whatever else the machine is doing. Hugging Face goes last, because its Rust thread pool
-# should not be running when rung 4 forks worker processes. Your timings will differ from run to
-# run and machine to machine, which is why the next cells' stored outputs are not compared.
+# least disturbed by whatever else the machine is doing. Before each trainer and size we call
+# `gc.collect()`: Python's cycle collector now and then goes through every object in the process, and
+# such a pass, set off by what earlier runs left behind, could otherwise land inside one run and make
+# it look slow ([the appendix](91_appendix_training_at_scale.ipynb) looks at this collector).
+# Hugging Face goes last, because its Rust thread pool should not be running when rung 4 forks
+# worker processes. Your timings will differ from run to run and machine to machine, which is why
+# the next cells' stored outputs are not compared.
 
 # %%
 TRAINERS = {"1 naive": train_rung1, "2 unique words": train_rung2, "3 incremental": train_rung3,
@@ -417,6 +422,7 @@ def time_trainers(text: str, sizes: list[int], n_merges: int) -> pd.DataFrame:
     for name, train in TRAINERS.items():
         for size in sizes:
             if size <= MAX_SIZE.get(name, math.inf):
+                gc.collect()  # a fresh start: no collector pass owed to earlier runs
                 seconds.loc[size, name] = best_time(train, text[:size], n_merges)
     return seconds
 
@@ -539,9 +545,11 @@ else:
 
 # %% [markdown]
 # Both trainers pick a pair with the highest count; they differ in how they break a tie. Ours takes
-# the lexicographically greatest pair of bytes (`best_pair`). On the check text, HF took the tied
-# pair whose two parts have the smallest ids in *its* vocabulary, numbers that follow the order in
-# which it added tokens, not the bytes (the lines above compare both rules). After one different choice the words differ, later counts
+# the lexicographically greatest pair of bytes (`best_pair`). HF takes the tied pair whose two parts
+# have the smallest ids in *its* vocabulary — its trainer's source (`Merge`'s ordering in
+# `tokenizers/src/models/bpe/trainer.rs`) sorts a tie by the pair of ids, smallest first, and the
+# lines above show it on the check text. Those ids follow the order in which it added tokens (its
+# byte alphabet sorted by GPT-2's printable characters, then each merge), not the bytes. After one different choice the words differ, later counts
 # differ, and the lists drift apart, although most merges still turn up in both. Neither is wrong:
 # a tie rule is a convention. Comparing HF merge for merge therefore only works up to the first tie;
 # to compare the rest, compare sets, or the tokens each one produces.

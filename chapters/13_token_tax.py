@@ -61,12 +61,14 @@ sizes.round(2)
 # %% [hide-input]
 dense = sizes["characters"].idxmin()
 heaviest = sizes["bytes relative to English"].idxmax()
+english_words = sum(len(udhr["eng"][k].split()) for k in ARTICLES)
 display(Markdown(
     f"Before a single merge, the scripts already differ: `{heaviest}` needs "
     f"{sizes.loc[heaviest, 'bytes relative to English']:.2f}× English's bytes for the same articles, "
     f"at {sizes.loc[heaviest, 'bytes per character']:.2f} bytes per character. Characters are no fair unit "
     f"either: `{dense}` says the same in {sizes.loc[dense, 'characters']:,} characters where English takes "
-    f"{sizes.loc['English', 'characters']:,}, because one Han character carries about a word."))
+    f"{sizes.loc['English', 'characters']:,} (in {english_words:,} words): a Han character carries far more than a "
+    f"letter, often a whole word."))
 
 # %% [markdown]
 # ## 3. The cost relative to English, article by article
@@ -111,9 +113,11 @@ last = list(tokenizers)[-1]
 worst = {label: table[label].idxmax() for label in tokenizers}
 spread = costs[costs["tokenizer"] == last].groupby("language")["ratio"].agg(["min", "max"])
 wide = (spread["max"] - spread["min"]).idxmax()
+cheap = {label: int((table[label] <= 1.5).sum()) for label in tokenizers}  # languages at most 1.5× English
 display(Markdown(
     "\n".join(f"* **{label}**: the most expensive language is {worst[label]}, at {table.loc[worst[label], label]:.2f}× "
-              f"English; {sum(table[label] <= 1.5)} of the 18 languages cost at most 1.5×." for label in tokenizers)
+              f"English; {cheap[label]} of the {len(table)} languages (English included) "
+              f"{'costs' if cheap[label] == 1 else 'cost'} at most 1.5×." for label in tokenizers)
     + f"\n\nEach newer vocabulary lowers most ratios, but it does not even them out. Article by article the "
       f"ratio moves too: with {last}, {wide}'s articles range from {spread.loc[wide, 'min']:.2f}× to "
       f"{spread.loc[wide, 'max']:.2f}×, so a single number hides how much one text can differ from another."))
@@ -214,7 +218,7 @@ print("English held-out articles, tokens:", english_tokens_by)
 # %% [hide-input]
 cl_rows = max(tokenizers["GPT-4 (cl100k)"].vocab) + 1
 display(Markdown(
-    f"English alone runs out of pairs seen {OWN_MIN_FREQUENCY} times after {reach['English only']:,} merges, so "
+    f"English alone runs out of pairs seen at least {OWN_MIN_FREQUENCY} times after {reach['English only']:,} merges, so "
     f"{OWN_VOCAB_SIZE - 256:,} merges is about the most that every mix can learn alike; cl100k has {cl_rows:,} ids, "
     f"{cl_rows / OWN_VOCAB_SIZE:.0f}× as many, learned from text we cannot see. On English's held-out articles the "
     f"English-only tokenizer needs {english_tokens_by['mix: English only']:,} tokens and cl100k "

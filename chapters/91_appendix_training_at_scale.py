@@ -215,17 +215,21 @@ display(Markdown(
     "each new stretch of it brings fewer new words: compare variety only at equal sizes."))
 
 # %% [markdown]
-# That variety is what the merge loop feels. Every merge makes a new token, and every distinct neighbour of that token
-# in every word makes a new pair that must go in the queue. Most of those pairs are rare: they
-# occur once or twice, and training stops long before their turn comes. Rung 3 pays a heap push,
-# about log₂(size of the heap) comparisons, for each of them.
+# That variety is what the merge loop feels. Every merge changes the counts of the pairs around each
+# place it merges: the new token's neighbours make new pairs, and the pairs it broke up lose some of
+# their count. More distinct words mean more such pairs, and rung 3 pushes a fresh heap entry for
+# every pair whose count changed (the old entry goes stale), so its one heap grows long. A push is
+# cheap, because an entry with a count below the best belongs near the bottom and barely moves; but
+# every pop, of the best pair and of each stale entry on the way to it, sifts through about
+# log₂(size of the heap) levels.
 #
 # Two facts allow a cheaper queue. A new pair occurs at most as often as the pair just merged (it
 # contains the new token), and an old pair's count only goes down; so the count of the best pair
 # **never goes up** from one merge to the next. A **bucket queue** uses that: one plain list of
 # pairs per count, and only the list of the count being merged now (the *level*) is made a heap,
 # once, when the level comes down to it. A pair whose count is below the level is appended to its
-# list, which costs the same however long the queue is. Stale entries are skipped as in rung 3.
+# list, which costs the same however long the queue is, and pops come from the heap of one count,
+# far shorter than rung 3's heap of every count. Stale entries are skipped as in rung 3.
 
 # %%
 def learn_bucketed(word_counts: Counter, n_merges: int) -> tuple[list, int, int]:
@@ -309,37 +313,57 @@ print(f"rung 3: {rung3_seconds:.2f} s; rung 5: {rung5_seconds:.2f} s (this machi
 # ## 3. A cost that is Python's, not BPE's
 #
 # CPython frees an object as soon as nothing refers to it any more. On top of that it runs a
-# *cycle collector*: after every few hundred new containers (lists, dicts, objects of our own
-# classes) it goes through the containers still alive, looking for groups that refer only to each
-# other. The index `where` of rungs 3 and 5 is thousands of lists that live for the whole run, so
-# every pass of the collector goes through all of them; and learning never makes a cycle, so the
-# passes never find anything. `gc.disable()` pauses the collector (`gc.enable()` restarts it).
-# Rung 5 again on the same novel, with the collector running and then paused, counting its passes
-# (`gc.get_stats()` counts them for each of its three generations: young objects are gone through
-# often, those that survived a few passes seldom):
+# *cycle collector*, which looks for groups of containers (tuples, lists, sets, objects of our own
+# classes) that refer only to each other. It sorts the containers into three generations by age:
+# after every few hundred new containers it goes through the youngest, now and then through the
+# middle generation too, and seldom through all of them. Learning makes containers all the time (a
+# tuple for every word it changes, a set in the index `where` for every new pair), so the passes
+# keep coming; yet it never makes a cycle, so they find nothing to free. `gc.disable()` pauses the
+# collector (`gc.enable()` restarts it). Rung 5 again on the same novel, first with the collector
+# running and a callback (`gc.callbacks`) that times each pass, notes its generation and counts what
+# it freed, then with the collector paused:
 
 # %%
 # NBVAL_IGNORE_OUTPUT
-def collector_passes() -> list[int]:
-    return [generation["collections"] for generation in gc.get_stats()]
+def rung5_watched() -> tuple[float, float, list[int], int]:
+    """Rung 5 on the novel with the collector running: seconds in all, seconds inside the collector's
+    passes, the passes over generations 0, 1 and 2, and how many objects they freed."""
+    inside, passes, freed, pass_started = 0.0, [0, 0, 0], 0, 0.0
 
+    def watch(phase: str, info: dict) -> None:
+        nonlocal inside, freed, pass_started
+        if phase == "start":
+            pass_started = time.perf_counter()
+        else:
+            inside += time.perf_counter() - pass_started
+            passes[info["generation"]] += 1
+            freed += info["collected"]
 
-def rung5_timed(paused: bool) -> tuple[float, list[int]]:
-    """Seconds for rung 5 on the novel, and the collector's passes over each generation meanwhile."""
-    before = collector_passes()
-    if paused:
-        gc.disable()
+    gc.collect()  # start clean: no garbage left from earlier cells
+    gc.callbacks.append(watch)
     try:
         started = time.perf_counter()
         learn_bucketed(novel_words, NOVEL_MERGES)
-        return time.perf_counter() - started, [n - m for n, m in zip(collector_passes(), before)]
+        return time.perf_counter() - started, inside, passes, freed
+    finally:
+        gc.callbacks.remove(watch)
+
+
+def rung5_paused() -> float:
+    """Seconds for rung 5 on the novel with the collector paused."""
+    gc.disable()
+    try:
+        started = time.perf_counter()
+        learn_bucketed(novel_words, NOVEL_MERGES)
+        return time.perf_counter() - started
     finally:
         gc.enable()
 
 
-running, paused = rung5_timed(False), rung5_timed(True)
-print(f"collector running: {running[0]:.2f} s, passes over generations 0, 1, 2: {running[1]}\n"
-      f"collector paused:  {paused[0]:.2f} s, passes: {paused[1]} (this machine, this run)")
+total, inside, passes, freed = rung5_watched()
+print(f"collector running: {total:.2f} s, of which {inside:.3f} s in {sum(passes)} passes "
+      f"(over generations 0, 1, 2: {passes}), which freed {freed} objects\n"
+      f"collector paused:  {rung5_paused():.2f} s (this machine, this run)")
 
 # %% [markdown]
 # The package's trainer pauses the collector while it learns, and restores it however learning
@@ -347,16 +371,16 @@ print(f"collector running: {running[0]:.2f} s, passes over generations 0, 1, 2: 
 #
 # ## 4. The package's queue floor
 #
-# The package's trainer also saves on the rare pairs of section 2: a pair
-# seen fewer than a few times is not even appended to a list. It waits outside the queue, counted
-# but unqueued, until the level comes down to it; then one pass over the counts queues the pairs
-# just below the threshold, and the threshold halves. Pairs seen once or twice are queued only if
+# The package's trainer also saves on rare pairs: a pair seen fewer times than a threshold is not
+# even appended to a list. It waits outside the queue, counted but unqueued, until no queued pair
+# is left at or above the threshold; then one pass over the counts queues the pairs just below the
+# threshold, and the threshold halves. Pairs seen once or twice are queued only if
 # training gets that far.
 
 # %% [hide-input]
-display(Markdown(f"In the package that threshold is `QUEUE_FLOOR` = {QUEUE_FLOOR}: when the level reaches it, "
-                 f"the pairs seen {QUEUE_FLOOR // 2} to {QUEUE_FLOOR - 1} times are queued and the threshold "
-                 f"halves, and so on down to pairs seen once."))
+display(Markdown(f"In the package that threshold is `QUEUE_FLOOR` = {QUEUE_FLOOR}: once no queued pair is seen "
+                 f"{QUEUE_FLOOR} times or more, the pairs seen {QUEUE_FLOOR // 2} to {QUEUE_FLOOR - 1} times are "
+                 f"queued and the threshold halves, and so on down to pairs seen once."))
 
 # %% [markdown]
 # ## Recap
@@ -365,8 +389,8 @@ display(Markdown(f"In the package that threshold is `QUEUE_FLOOR` = {QUEUE_FLOOR
 #   with Dask); the merge loop runs once, on the sum (`train_counts`).
 # * On varied text the queue carries many rare pairs. The best count never goes up, so a bucket
 #   queue (rung 5) appends most of them to plain lists and keeps only the current count in a heap.
-# * Python's cycle collector goes through every long-lived list again and again; learning makes no
-#   cycles, so pausing it while learning costs nothing and saves its passes.
+# * Python's cycle collector keeps going through the containers learning makes; learning makes no
+#   cycles, so pausing it while learning loses nothing and saves its passes.
 # * The package's queue floor keeps the rarest pairs out of the queue until training comes down to them.
 #
 # [← 11 Making training fast](11_making_training_fast.ipynb) · [00 Start here](00_start_here.ipynb)
