@@ -34,6 +34,7 @@ from bpe_course.mistral import (MISTRAL_SHA256, TEKKEN_FILE, V1_FILE, V3_FILE, c
                                 sentencepiece_v1, sentencepiece_v3, tekken)
 from bpe_course.sentencepiece_bpe import SPACE, read_model
 from bpe_course.viz import token_label
+from bpe_course.widgets.chat_prompt import ChatPromptEditor
 
 pd.set_option("display.max_colwidth", None)
 FILES = {"v1": V1_FILE, "v3": V3_FILE, "Tekken": TEKKEN_FILE}
@@ -499,6 +500,18 @@ plain = [("user", "Hi"), ("assistant", "Hello!"), ("user", "Bye ")]
 print("the answer's trailing space changes nothing:", {name: build(spaced) == build(plain) for name, build in by_hand.items()})
 print("v1's prompt ends:", " ".join(ours["v1"].pieces[i] for i in by_hand["v1"](spaced)[-6:]))
 print("v3's prompt ends:", " ".join(ours["v3"].pieces[i] for i in by_hand["v3"](spaced)[-4:]))
+
+# %% [markdown]
+# ### Try it: a conversation editor
+#
+# Write any conversation below, one message a line (`user: ...`, `assistant: ...`, and an optional
+# first `system: ...`), and switch the template. Each chip is a token with its id under it; dark chips
+# are the ids only the template can write, light ones come from encoding text. Type `[INST]` or
+# `</s>` into a message and compare v1 with v3; add a space at the end of an answer, then of a
+# question.
+
+# %%
+ChatPromptEditor()
 
 # %% [markdown]
 # ## Recap
