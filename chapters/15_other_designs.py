@@ -130,6 +130,17 @@ display(Markdown(
     f"against {summary.loc['byte-level BPE (this course)', 'tokens per word (held-out)']:.3f} for byte-level BPE."))
 
 # %% [markdown]
+# One caveat to that round trip: the character SentencePiece reserves for itself cannot come back,
+# even with LLaMA's settings. It is `▁` (U+2581), which stands for a space, so the decoder turns it
+# into one:
+
+# %%
+llama_sp = sentencepieces["SentencePiece, LLaMA settings"]
+for text in ["a▁b", "a b"]:
+    print(f"{text!r} -> {llama_sp.encode(text, out_type=str)} -> decoded {llama_sp.decode(llama_sp.encode(text))!r}")
+print(f"byte-level BPE gives 'a▁b' back: {round_trip(ours.encode, ours.decode, 'a▁b')}")
+
+# %% [markdown]
 # ## 2. WordPiece and Unigram, on the same words
 #
 # **WordPiece** (Schuster and Nakajima, 2012; BERT's tokenizer) grows its vocabulary by merging too,
@@ -429,7 +440,8 @@ display(Markdown(
 #
 # * SentencePiece BPE works on characters with `▁` for spaces and no regex; *byte fallback* spells
 #   unseen characters in bytes. With LLaMA's settings (no normalisation, whitespace kept) it gives
-#   every text back; its defaults (NFKC-based normalisation, extra whitespace removed) do not.
+#   back every text but one holding `▁` itself; its defaults (NFKC-based normalisation, extra
+#   whitespace removed) do not.
 # * WordPiece's score prefers pairs whose parts belong together; Hugging Face's `WordPieceTrainer`
 #   does not use it — it is count-based BPE with `##`, and what differs is the longest-match encoder.
 #   Unigram prunes a large vocabulary by likelihood. With the same size they compress alike and
