@@ -573,7 +573,9 @@ display(Markdown(
 PRINTED_004 = {"vocab size": 1000, "BPE merges": 739, "id of <|endoftext|>": 260,
                "characters in the sample sentence with <|endoftext|>": 79, "ids for it": 39}
 SAMPLE_004 = "One of the first cares of the prince was to encourage agriculture.<|endoftext|>"
-print("the sample sentence has", len(SAMPLE_004), "characters")
+print(f"the sample sentence has {len(SAMPLE_004)} characters (printed: "
+      f"{PRINTED_004['characters in the sample sentence with <|endoftext|>']}); its {PRINTED_004['ids for it']} ids "
+      "come from merges learned on the essay, so they cannot be checked without it")
 extra = PRINTED_004["id of <|endoftext|>"] - 256  # characters after chr(0)..chr(255) and before <|endoftext|>
 base_004 = PRINTED_004["id of <|endoftext|>"] + 1
 print(f"its printed figures imply: {extra} characters beyond chr(255) (Ġ among them), a base of {base_004}, "
