@@ -415,9 +415,9 @@ display(Markdown(f"In GPT-2 small, the token embedding is {gpt2_small['token emb
                  "model."))
 
 # %% [markdown]
-# Bigger models dilute it, since layers grow with d² and the embedding only with d. A model that does not reuse the embedding as its
-# output layer pays for the vocabulary twice, and the output layer also costs compute for every
-# token it predicts.
+# Bigger models dilute it, since layers grow with d² and the embedding only with d. A model that does
+# not reuse the embedding as its output layer pays for the vocabulary twice; and reused or not, the
+# output layer costs compute for every token the model predicts: one score per row of the table.
 #
 # There is a second cost. Tokens added late in training are rare, and a model only learns a token
 # from the places it occurs. How many of the last merges' tokens does the held-out text use at all?

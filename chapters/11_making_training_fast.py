@@ -1,5 +1,5 @@
 # %% [markdown]
-# # 11 Making training fast
+# # 11 · Making training fast
 #
 # [← 10 GPT-4's cl100k](10_gpt4_cl100k.ipynb) · [12 Train your own →](12_train_your_own.ipynb)
 #
@@ -549,10 +549,11 @@ else:
 # have the smallest ids in *its* vocabulary — its trainer's source (`Merge`'s ordering in
 # `tokenizers/src/models/bpe/trainer.rs`) sorts a tie by the pair of ids, smallest first, and the
 # lines above show it on the check text. Those ids follow the order in which it added tokens (its
-# byte alphabet sorted by GPT-2's printable characters, then each merge), not the bytes. After one different choice the words differ, later counts
-# differ, and the lists drift apart, although most merges still turn up in both. Neither is wrong:
-# a tie rule is a convention. Comparing HF merge for merge therefore only works up to the first tie;
-# to compare the rest, compare sets, or the tokens each one produces.
+# byte alphabet sorted by GPT-2's printable characters, then each merge), not the bytes. After one
+# different choice the words differ, later counts differ, and the lists drift apart, although most
+# merges still turn up in both. Neither is wrong: a tie rule is a convention. Comparing HF merge for
+# merge therefore only works up to the first tie the two rules break differently; to compare the
+# rest, compare sets, or the tokens each one produces.
 
 # %% [markdown]
 # ## Further: training at scale
@@ -573,7 +574,8 @@ else:
 #   two non-spaces.
 # * Every rung learned exactly the merges of `train_bpe(..., method="naive")`, tie for tie.
 # * Timing against corpus size on a log-log plot turns "how does it scale" into a slope.
-# * HF `tokenizers` breaks ties differently, so its merges agree with ours only up to the first tie.
+# * HF `tokenizers` breaks ties differently, so its merges agree with ours only up to the first tie
+#   the two rules break differently.
 # * More, for training at scale: [the appendix](91_appendix_training_at_scale.ipynb).
 #
 # ## Exercises
