@@ -11,7 +11,8 @@
 #
 # 1. **optimal segmentation** (Schmidt et al., 2024): the same vocabulary, but each piece cut into
 #    the fewest tokens, by a shortest path — do fewer tokens mean fewer bits?
-# 2. **SuperBPE** (Liu et al., 2025): tokens that span words, learned after a *transition point*;
+# 2. **SuperBPE** (Liu et al., 2025): tokens that span words, learned after a *transition point*,
+#    with a widget to move that point;
 # 3. **Picky BPE** (Chizhov et al., 2024): tokens that were only a step towards a longer one are
 #    removed during training, and their slots reused;
 # 4. **parity-aware BPE** (Foroutan et al., 2025): each merge helps the language that is compressed
@@ -36,6 +37,7 @@ from bpe_course.train import count_pretokens, train
 from bpe_course.variants import (Merges, Segmenter, fewest_tokens, gini, intersection_over_self, is_superword,
                                  line_units, picky_tokens_of, superbpe_tokens, sweep_superbpe, train_parity,
                                  train_picky, train_superbpe, vocab_of, word_sequences)
+from bpe_course.widgets.superbpe import SuperBPEExplorer
 
 # %% [markdown]
 # The text: the start of `don_quixote`'s training part, and the start of its held-out part, which no
@@ -99,8 +101,9 @@ print(f"Merges gives train's {N_MERGES:,} merges, in the same order")
 # **The claim.** BPE encodes a piece by replaying its merges in order; nothing makes the result the
 # shortest cut the vocabulary allows. Schmidt et al. (2024) built PathPiece, whose segmenter finds the
 # fewest tokens for any vocabulary by a shortest path, and trained 64 language models to test the
-# idea that fewer tokens make better models. They found it does not hold: the tokenizer with the
-# fewest tokens was not the best, and how the vocabulary was built mattered more.
+# idea that fewer tokens make better models. It did not hold: the segmentation with the fewest
+# tokens did not give the best models, and pre-tokenization and the way the vocabulary was built
+# mattered too.
 #
 # **Build it.** Positions 0 … n of a piece are the nodes of a graph; a token of the vocabulary that
 # spells `piece[i:j]` is an edge from `i` to `j`. The fewest tokens is the shortest path from 0 to n.
@@ -165,9 +168,10 @@ display(Markdown(
     f"The shortest path saves {fewer:.1%} of the held-out tokens, and the model "
     + (f"needs {bits_change:.4f} bits per byte **more**: fewer tokens, more bits. "
        if bits_change > 0 else f"needs {-bits_change:.4f} bits per byte fewer. ")
-    + "BPE's merge order already finds the shortest cut for almost every piece; where it does not, the "
-      "shortest cut is often an unusual one (a rare long token next to a single byte), and an unusual cut "
-      "is one the model has fewer examples of. That is Schmidt et al.'s finding in small: compression "
+    + f"Merge order already gives the shortest cut for {1 - len(shorter) / len(pieces):.0%} of the different "
+      "held-out pieces. The model learned from training text cut the same way, so the extra bits are no "
+      "mismatch; probably the shortest cuts lean on longer, rarer tokens, whose n-grams have fewer examples "
+      "to learn from. That is Schmidt et al.'s finding in small: compression "
       "alone is not what a model needs."))
 
 # %% [markdown]
@@ -259,14 +263,37 @@ display(Markdown(
     f"its {int(section2.loc[best_t, 'superword tokens'])} superword tokens take slots that plain BPE gives to "
     f"rarer words. In bits, the best transition is "
     + (f"the end, plain BPE ({end['bits per byte']:.4f} bits per byte): on this text the superwords "
-       f"make the tokens fewer but not easier to predict for an order-{ORDER} model, which already sees "
-       "\"of\" before \"the\"."
+       f"make the tokens fewer but not easier to predict, probably because an order-{ORDER} model already "
+       "sees \"of\" before \"the\": a superword saves a token but not a prediction, and splits a word's "
+       "counts between its plain and its superword forms."
        if best_bits_t == N_MERGES else
        f"{best_bits_t:,} ({section2.loc[best_bits_t, 'bits per byte']:.4f} against plain BPE's "
        f"{end['bits per byte']:.4f}): the superwords also lengthen what an order-{ORDER} model sees "
        "in bytes.")
     + f" Our saving is far below the paper's, probably because our vocabulary is small: with {256 + N_MERGES:,} "
       "tokens there is little room for whole phrases after the words themselves."))
+
+# %% [markdown]
+# **Explore.** Choose a transition with the slider and type a sentence: the chips are its tokens under
+# that run, the line below them the run's held-out numbers from the table above, then its first
+# superword tokens. The last transition is plain BPE.
+
+# %%
+explorer = SuperBPEExplorer(super_runs, section2[["tokens per byte", "bits per byte"]].to_dict("index"))
+display(explorer.box)
+
+# %% [markdown]
+# The widget from code (a second one, so the one above keeps its first state): at the last
+# transition its tokens are the plain tokenizer's, and at each other they are `superbpe_tokens`'.
+
+# %%
+driven = SuperBPEExplorer(super_runs, section2[["tokens per byte", "bits per byte"]].to_dict("index"))
+driven.transition.value = N_MERGES
+assert driven.tokens == [plain.vocab[i] for i in plain.encode_ordinary(driven.text.value)]
+for transition in TRANSITIONS:
+    driven.transition.value = transition
+    assert driven.tokens == superbpe_tokens(super_runs[transition], driven.text.value)
+    print(f"{transition:5,}: {len(driven.tokens)} tokens |", " | ".join(t.decode() for t in driven.tokens))
 
 # %% [markdown]
 # ## 3. Picky BPE: removing the scaffolding
@@ -462,7 +489,7 @@ display(Markdown(
     f"{section4.loc[worst_c, ('cost / English', 'parity-aware')]:.2f}×. English pays: its test articles take "
     f"{english['parity-aware']:,} tokens instead of {english['classical']:,} ({eng_cost:+.1%}), and all languages "
     f"together {totals['parity-aware']:,} instead of {totals['classical']:,} "
-    f"({totals['parity-aware'] / totals['classical'] - 1:+.1%}) — more than the paper's small cost, because with "
+    f"({totals['parity-aware'] / totals['classical'] - 1:+.1%}) — more than the paper's small cost, probably because with "
     f"only {PARITY_MERGES:,} merges every merge given to one language is taken from the others. The mean bits per "
     f"byte over the languages go from {mean_bits['classical']:.4f} to {mean_bits['parity-aware']:.4f}."))
 
