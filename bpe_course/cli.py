@@ -18,14 +18,18 @@ import os
 import re
 import sys
 import time
+from collections.abc import Iterator
+from itertools import islice
 from pathlib import Path
 
 from . import __version__, corpus, formats, pretrained
-from .cli_output import TokenTable, find_first, read_stdin_text, render_tokens, use_color, write_bytes
+from .cli_output import (TokenTable, find_first, read_stdin_text, render_tokens, stdin_text_blocks, use_color,
+                         write_bytes)
 from .corpus import load_text
 from .encode_files import encode_files
 from .errors import CommandError, CorpusError, TokenizerFileError
-from .files import current_file, read_text_blocks, text_size
+from .files import check_text_file, current_file, folder_lock, read_text_blocks, text_size
+from .formats.gpt2 import check_reads_back
 from .lab import default_workspace, prepare_workspace
 from .resources import notebooks_dir
 from .tokenizer import Tokenizer
@@ -55,7 +59,12 @@ def text_source(source: str) -> str | Path:
         raise CommandError(f"no such file or built-in corpus: {source!r}{corpus.did_you_mean(source, corpus.names())} "
                            f"(relative paths start at {Path.cwd()}; built-in corpora: {', '.join(corpus.names())})") \
             from None
-    return found if os.path.isfile(found) else load_text(found)  # a folder: its own clear error; a corpus: its text
+    if isinstance(found, str):
+        return load_text(found)  # a built-in corpus: its text
+    check_text_file(found, CommandError)  # a folder, /dev/zero, a socket: one line
+    # subtle: a file goes down as a Path (read by streaming, as often as needed); a pipe (<(cat f)) can be
+    # read only once, so it is read now
+    return found if os.path.isfile(found) else load_text(found)
 
 
 def saved_files(out: Path, format: str) -> list[Path]:
@@ -78,14 +87,38 @@ def cmd_train(args: argparse.Namespace) -> int:
                           "another --format")
     if args.min_frequency < 1:
         args.parser.error(f"--min-frequency must be at least 1, got {args.min_frequency}")
+    if args.format == "gpt2" and specials:  # subtle: checked before training, not found when saving
+        only_specials = Tokenizer({b: bytes([b]) for b in range(256)} | {256 + k: s.encode("utf-8")
+                                                                         for k, s in enumerate(specials)},
+                                  [], specials, pattern="gpt2")
+        try:
+            check_reads_back(only_specials)
+        except ValueError as exc:
+            raise CommandError(f"--format gpt2: {str(exc).replace('ordinary token', 'token')}".replace(
+                "; save in the 'bpe-course' or 'hf' format instead", "; use another --format")) from None
     out = Path(args.output)
+    if out.exists() and not out.is_dir():
+        raise CommandError(f"-o {out}: a file, not a folder; give the folder to save the tokenizer in")
+    created = not out.exists()
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise CommandError(f"-o {out}: cannot create the folder ({exc.strerror})") from None
+    try:
+        with folder_lock(out, CommandError, "another 'bpe-course train' is saving a tokenizer to"):
+            return _train_into(args, out, specials)
+    finally:
+        if created and not any(out.iterdir()):  # subtle: a refused or failed run leaves no empty folder
+            out.rmdir()
+
+
+def _train_into(args: argparse.Namespace, out: Path, specials: list[str]) -> int:
+    """Train and save into ``out``, whose lock this process holds."""
     # subtle: a tokenizer in another format counts too: beside it, DIR would no longer load by its name
     existing = [t.name for fmt in formats.FORMATS for t in saved_files(out, fmt) if current_file(t).exists()]
     if existing and not args.force:  # subtle: checked before training, so no work is lost either
         raise CommandError(f"{out} already holds a tokenizer ({', '.join(existing)}); pass --force to replace it, "
                            "or choose another -o DIR")
-    if out.exists() and not out.is_dir():
-        raise CommandError(f"-o {out}: a file, not a folder; give the folder to save the tokenizer in")
     # subtle: a file goes down as a Path, so training streams it; only a built-in corpus is loaded as text
     documents = [text_source(source) for source in args.files]
     start = time.perf_counter()
@@ -93,7 +126,6 @@ def cmd_train(args: argparse.Namespace) -> int:
                                           min_frequency=args.min_frequency, progress=not args.quiet)
     seconds = time.perf_counter() - start
     tokenizer = Tokenizer(vocab, merges, specials, pattern=args.pattern)
-    out.mkdir(parents=True, exist_ok=True)
     tokenizer.save(out, format=args.format)
     saved = out if args.format == "gpt2" else out / formats.DEFAULT_FILENAMES[args.format]
     if not args.quiet:
@@ -134,8 +166,12 @@ def cmd_encode(args: argparse.Namespace) -> int:
         return _encode_files(args)
     if args.output or args.separator or args.workers:
         args.parser.error("-o/--output, --separator and --workers go with --input FILE...")
+    if args.force:
+        args.parser.error("--force goes with --input FILE... -o NAME.npy")
     if "-" in args.text and len(args.text) > 1:
         args.parser.error("give the text as arguments, or '-' alone to read it from standard input")
+    if not args.show and (not args.text or args.text == ["-"]):
+        return _encode_stdin(args, load_tokenizer(args.tokenizer))
     text = " ".join(args.text) if args.text and args.text != ["-"] else read_stdin_text()
     tokenizer = load_tokenizer(args.tokenizer)
     if args.specials == "allow":
@@ -158,6 +194,43 @@ def cmd_encode(args: argparse.Namespace) -> int:
     return 0
 
 
+def _encode_stdin(args: argparse.Namespace, tokenizer: Tokenizer) -> int:
+    """``encode -``: standard input's ids, streamed (``encode_iterable``): memory does not grow with the text."""
+    modes = {"allow": {"allowed_special": "all"}, "text": {"disallowed_special": ()}, "error": {}}
+    ids = tokenizer.encode_iterable(stdin_text_blocks(), **modes[args.specials])
+    separator = ""
+    try:
+        while batch := list(islice(ids, 1 << 16)):
+            sys.stdout.write(separator + " ".join(map(str, batch)))
+            separator = " "
+    except ValueError as exc:
+        if args.specials != "error" or "special token" not in str(exc):
+            raise
+        found = re.search(r"special token ('.*?'|\".*?\")", str(exc))
+        raise CommandError(f"standard input contains the special token {found.group(1) if found else ''} and "
+                           "--specials is error; use --specials allow to encode it as its id, or --specials text "
+                           "as ordinary text") from None
+    sys.stdout.write("\n")
+    return 0
+
+
+def check_output_file(out: Path, force: bool, option: str = "-o") -> None:
+    """Before any long work: ``out`` can be written, and an existing file is replaced only with ``--force``.
+
+    The one overwrite rule of the command line: ``train -o DIR`` and ``encode -o FILE`` replace
+    nothing of the learner's without ``--force``.
+    """
+    if out.is_dir():
+        raise CommandError(f"{option} {out}: a folder; give the name of the file to write")
+    folder = out.parent
+    if not folder.is_dir():
+        raise CommandError(f"{option} {out}: the folder {folder} does not exist")
+    if not os.access(folder, os.W_OK):
+        raise CommandError(f"{option} {out}: the folder {folder} cannot be written to")
+    if out.exists() and not force:
+        raise CommandError(f"{option} {out}: the file exists; pass --force to replace it, or choose another name")
+
+
 def _encode_files(args: argparse.Namespace) -> int:
     """``encode --input FILE... -o ids.npy``: every file's ids into one .npy, streaming, on every core."""
     if args.text:
@@ -166,14 +239,20 @@ def _encode_files(args: argparse.Namespace) -> int:
         args.parser.error("--input needs -o/--output NAME.npy (a NumPy array of ids)")
     if args.show:
         args.parser.error("--show is for text on the command line, not for --input files")
+    check_output_file(Path(args.output), args.force)
     tokenizer = load_tokenizer(args.tokenizer)
     if args.separator is not None and args.separator not in tokenizer.special_tokens:
         raise CommandError(f"--separator {args.separator!r} is not a special token of {args.tokenizer} (its special "
                            f"tokens: {', '.join(map(repr, sorted(tokenizer.special_tokens))) or 'none'})")
     for path in args.input:
+        try:
+            check_text_file(path, CommandError)
+        except (FileNotFoundError, CommandError) as exc:
+            raise CommandError(f"--input {str(exc).replace('no such file: ', '')}" if isinstance(exc, CommandError)
+                               else f"--input {path}: no such file") from None
         if not os.path.isfile(path):
-            raise CommandError(f"--input {path}: no such file" if not os.path.exists(path) else
-                               f"--input {path}: a folder, not a text file")
+            raise CommandError(f"--input {path}: a pipe; --input reads files in parts on every core (to encode a "
+                               "stream, pipe it into 'bpe-course encode -')")
     if args.specials == "error" and tokenizer.special_tokens:  # subtle: found first, before any work, and named
         found = find_first(args.input, list(tokenizer.special_tokens))  # by file and offset, as no encoder can
         if found is not None:
@@ -195,7 +274,7 @@ def cmd_decode(args: argparse.Namespace) -> int:
     ids = []
     for word in words:
         for field in filter(None, re.split(r"[\s,\[\]]+", word)):
-            if not re.fullmatch(r"\d+", field):
+            if not re.fullmatch(r"[0-9]{1,10}", field):  # subtle: ASCII only; \\d and int() take other digits
                 message = f"not a token id: {field!r} (ids are non-negative integers)"
                 if not from_stdin:
                     args.parser.error(message)
@@ -210,22 +289,38 @@ def cmd_decode(args: argparse.Namespace) -> int:
 
 # ---- stats -------------------------------------------------------------------------------------
 def cmd_stats(args: argparse.Namespace) -> int:
-    texts = [(source, _text(text_source(source))) for source in args.files]  # subtle: a bad file fails first
+    texts = [(source, text_source(source)) for source in args.files]  # subtle: a bad file fails first
     specs = list(NAMED_TOKENIZERS) + [t for t in (args.tokenizer or []) if t not in NAMED_TOKENIZERS]
     tokenizers = [(spec, load_tokenizer(spec)) for spec in specs]
     table = TokenTable("file", "tokenizer", "vocab", "tokens", "bytes/token", "tokens/word")
     for source, text in texts:
-        n_bytes, n_words = len(text.encode("utf-8")), len(text.split())
+        n_bytes, n_words = _bytes_and_words(_blocks(text))
         for spec, tokenizer in tokenizers:
-            n_tokens = len(tokenizer.encode_ordinary(text))
+            n_tokens = sum(1 for _ in tokenizer.encode_iterable(_blocks(text), disallowed_special=()))
             table.add(source, spec, f"{tokenizer.vocab_size:,}", f"{n_tokens:,}", _ratio(n_bytes, n_tokens),
                       _ratio(n_tokens, n_words))
     print(table.render())
     return 0
 
 
-def _text(source: str | Path) -> str:
-    return load_text(source) if isinstance(source, Path) else source
+def _blocks(source: str | Path) -> Iterator[str]:
+    """A text, or a file's text a block at a time: ``stats`` reads a big file in flat memory, once per tokenizer."""
+    return iter((source,)) if isinstance(source, str) else read_text_blocks(source, CorpusError)
+
+
+def _bytes_and_words(blocks: Iterator[str]) -> tuple[int, int]:
+    """UTF-8 bytes and whitespace-separated words of the concatenated blocks, as ``len(text.split())`` counts them.
+
+    subtle: a word cut in two by a block's edge is one word: a block that starts with a non-space
+    right after one that ended with a non-space continues the word before.
+    """
+    n_bytes = n_words = 0
+    ended_in_word = False
+    for block in blocks:
+        n_bytes += len(block.encode("utf-8"))
+        n_words += len(block.split()) - (ended_in_word and not block[0].isspace())
+        ended_in_word = not block[-1].isspace()
+    return n_bytes, n_words
 
 
 # ---- lab ---------------------------------------------------------------------------------------
@@ -265,11 +360,11 @@ def build_parser() -> argparse.ArgumentParser:
     train = command("train", cmd_train, "learn a byte-level BPE tokenizer from text files and save it",
                     "example:\n  bpe-course train notes.txt --vocab-size 1000 --special '<|endoftext|>' -o my_tok")
     train.add_argument("files", nargs="+", metavar="FILE", help="UTF-8 text files (or built-in corpus names)")
-    train.add_argument("--vocab-size", type=int, required=True, metavar="N",
+    train.add_argument("--vocab-size", type=_whole_number, required=True, metavar="N",
                        help="tokens in the vocabulary: 256 bytes + merges + special tokens")
     train.add_argument("--special", nargs="+", action="extend", metavar="TOKEN",
                        help="special tokens, e.g. '<|endoftext|>' (the option may be repeated)")
-    train.add_argument("--min-frequency", type=int, default=1, metavar="N",
+    train.add_argument("--min-frequency", type=_whole_number, default=1, metavar="N",
                        help="merge only pairs seen at least N times (default: %(default)s; 2 or more keeps "
                        "merges that only memorise the text out)")
     train.add_argument("--pattern", choices=("gpt2", "gpt4", "none"), default="gpt2",
@@ -302,6 +397,8 @@ def build_parser() -> argparse.ArgumentParser:
     encode.add_argument("--separator", metavar="TOKEN", help="with --input: a special token put after each file, "
                         "e.g. '<|endoftext|>'")
     encode.add_argument("--workers", type=_positive, metavar="N", help="with --input: processes (default: all cores)")
+    encode.add_argument("--force", action="store_true", help="with --input: replace the file given with -o if it "
+                        "exists")
 
     decode = command("decode", cmd_decode, "decode token ids back to text",
                      "examples:\n  bpe-course decode 15496 995\n  bpe-course encode - < a.txt | bpe-course "
@@ -327,9 +424,16 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _whole_number(text: str) -> int:
+    """An argparse type: ASCII digits only (``int()`` also takes "٣", "+3", " 3" and "1_000")."""
+    if not re.fullmatch(r"[0-9]{1,18}", text):
+        raise argparse.ArgumentTypeError(f"expected a whole number in ASCII digits, got {text!r}")
+    return int(text)
+
+
 def _positive(text: str) -> int:
-    """An argparse type: a whole number of at least 1."""
-    if not re.fullmatch(r"\s*\+?\d+\s*", text) or int(text) < 1:
+    """An argparse type: a whole number (ASCII digits) of at least 1."""
+    if not re.fullmatch(r"[0-9]{1,18}", text) or int(text) < 1:
         raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, got {text!r}")
     return int(text)
 

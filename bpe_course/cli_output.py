@@ -11,14 +11,15 @@ a.txt  gpt2        1,234         4.10
 
 from __future__ import annotations
 
+import codecs
 import os
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import TextIO
 
 from .errors import CommandError
-from .files import decode_utf8
+from .files import decode_utf8, not_utf8
 from .viz import token_label
 
 # 256-colour terminal backgrounds close to bpe_course.viz.PALETTE; text stays black on them.
@@ -66,6 +67,28 @@ def read_stdin_text() -> str:
     if sys.stdin.isatty():
         print("(reading from standard input; end with Ctrl-D)", file=sys.stderr)
     return decode_utf8(sys.stdin.buffer.read(), "standard input", CommandError)
+
+
+def stdin_text_blocks(block: int = 1 << 20) -> Iterator[str]:
+    """Standard input as UTF-8 text, a block at a time (flat memory); a bad byte is reported with its offset."""
+    if sys.stdin is None:
+        raise CommandError("standard input is closed: give the text as arguments, or pipe it in")
+    if sys.stdin.isatty():
+        print("(reading from standard input; end with Ctrl-D)", file=sys.stderr)
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    at = 0
+    while True:
+        data = sys.stdin.buffer.read1(block) if hasattr(sys.stdin.buffer, "read1") else sys.stdin.buffer.read(block)
+        try:
+            text = decoder.decode(data, final=not data)
+        except UnicodeDecodeError as exc:
+            held = len(decoder.getstate()[0])
+            raise CommandError(not_utf8("standard input", at - held + exc.start, exc.object[exc.start])) from None
+        at += len(data)
+        if text:
+            yield text
+        if not data:
+            return
 
 
 def write_bytes(data: bytes) -> None:

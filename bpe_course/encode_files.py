@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import mmap
 import os
+import shutil
 import sys
 import tempfile
 from array import array
@@ -33,10 +34,11 @@ from pathlib import Path
 
 from .errors import CorpusError
 from .fast.parallel import RESAVE, byte_cuts, run_in_workers, worker_count
-from .files import read_text_blocks
+from .files import LOCK, folder_lock, read_text_blocks
 from .tokenizer import Tokenizer
 
 READ_BYTES = 1 << 20  # a worker reads and decodes its range this many bytes at a time
+PARTS_PREFIX = ".encode-"  # the folder of a call's parts, beside the .npy: removed at the end, or by a later call
 WRITE_IDS = 1 << 18  # ids gathered before they are written out
 _U32 = "I" if array("I").itemsize == 4 else "L"  # a 32-bit unsigned typecode
 SPECIALS_MODES = {"allow": {"allowed_special": "all"}, "text": {"disallowed_special": ()}, "error": {}}
@@ -66,7 +68,10 @@ def encode_files(tokenizer: Tokenizer, paths: Sequence[str | os.PathLike], out: 
         jobs += [(path, start, end) for start, end in _ranges(path, tokenizer, workers)]
         file_ends.add(len(jobs) - 1)  # the separator goes after a file's last range
     out = Path(out)
-    with tempfile.TemporaryDirectory(prefix=".encode-", dir=out.parent if out.parent.exists() else None) as tmp:
+    folder = out.parent if out.parent.exists() else None
+    remove_stale_parts(folder or Path(tempfile.gettempdir()))
+    with tempfile.TemporaryDirectory(prefix=PARTS_PREFIX, dir=folder) as tmp, \
+            folder_lock(tmp, RuntimeError, "another encode_files is using"):  # the lock says: alive
         parts = [Path(tmp) / f"part{k}.u32" for k in range(len(jobs))]
         args = [(*job, part, specials) for job, part in zip(jobs, parts)]
         bar = _bar(sum(end - start for _, start, end in jobs), progress)
@@ -76,6 +81,34 @@ def encode_files(tokenizer: Tokenizer, paths: Sequence[str | os.PathLike], out: 
         total = sum(n for n, _ in results) + (len(paths) if separator_id is not None else 0)
         _write_npy(out, parts, total, biggest, file_ends if separator_id is not None else set(), separator_id)
     return total
+
+
+def remove_stale_parts(folder: Path) -> int:
+    """Remove the parts folders (``.encode-*``) that a killed ``encode_files`` left in ``folder``; how many.
+
+    A running call holds the lock file inside its folder (:func:`bpe_course.files.folder_lock`);
+    the system lets go of it when the process ends, however it ends, so a folder whose lock can be
+    taken was left by a process that is gone. (Without ``fcntl``, on Windows, nothing is removed.)
+    """
+    try:
+        import fcntl
+    except ImportError:
+        return 0
+    removed = 0
+    for parts in folder.glob(f"{PARTS_PREFIX}*"):
+        try:
+            fd = os.open(parts / LOCK, os.O_WRONLY)
+        except OSError:  # no lock (yet, or a folder not ours): left alone
+            continue
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            continue  # its process is alive
+        finally:
+            os.close(fd)
+        shutil.rmtree(parts, ignore_errors=True)
+        removed += 1
+    return removed
 
 
 def _ranges(path: Path, tokenizer: Tokenizer, workers: int | None) -> list[tuple[int, int]]:

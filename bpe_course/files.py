@@ -21,13 +21,16 @@ import codecs
 import hashlib
 import os
 import shutil
+import stat
 import tempfile
 from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 
 # Inside a folder: the files of a save that has happened (was committed) but was not yet moved
 # into place, because the process was killed. See write_files_atomic.
 SAVING = ".bpe-course-saving"
+LOCK = ".bpe-course.lock"  # inside a folder: held by the process saving into it (folder_lock)
 UTF8_BOM = b"\xef\xbb\xbf"  # the byte-order mark U+FEFF in UTF-8: what Windows Notepad puts at the start of a file
 BLOCK_BYTES = 1 << 20  # a text file is read and decoded this many bytes at a time
 
@@ -74,23 +77,60 @@ def read_text_blocks(path: str | os.PathLike, error: type[Exception], start: int
     """
     decoder = codecs.getincrementaldecoder("utf-8")(errors)
     with open(path, "rb") as f:
-        size = os.fstat(f.fileno()).st_size
-        end = size if end is None else min(end, size)
-        f.seek(start)
-        if start == 0 and f.read(len(UTF8_BOM)) != UTF8_BOM:
-            f.seek(0)
-        at = f.tell()
-        while at < end:
-            data = f.read(min(block, end - at))
-            if not data:  # the file got shorter while it was read
+        if pipe := _check_kind(path, os.fstat(f.fileno()).st_mode, error):
+            if start:
+                raise error(f"{path}: a pipe, which can only be read from its start")
+            size = None  # subtle: a pipe has no size and cannot seek: it is read once, to its end
+            data = f.read(len(UTF8_BOM))
+            first = b"" if data == UTF8_BOM else data
+            at = len(data) - len(first)
+        else:
+            size = os.fstat(f.fileno()).st_size
+            end = size if end is None else min(end, size)
+            f.seek(start)
+            first = b""
+            if start == 0 and f.read(len(UTF8_BOM)) != UTF8_BOM:
+                f.seek(0)
+            at = f.tell()
+        while end is None or at < end:
+            data = first + f.read(block if end is None else min(block, end - at) - len(first))
+            first = b""
+            if not data:  # the end of a pipe, or the file got shorter while it was read
+                size = at if pipe else size
                 break
             text = _decode(decoder, data, False, path, at, error, hint)
             at += len(data)
             if text:
                 yield text
-        if at >= size:  # subtle: only at the file's end is a character left unfinished a bad byte
+        if size is not None and at >= size:  # subtle: only at the end is a character left unfinished a bad byte
             if text := _decode(decoder, b"", True, path, at, error, hint):
                 yield text
+
+
+def check_text_file(path: str | os.PathLike, error: type[Exception]) -> None:
+    """A path that text can be read from: a regular file or a pipe (``<(cat f)``, ``/dev/stdin``).
+
+    Anything else is one line: ``FileNotFoundError`` when missing, ``error`` for a folder, and for a
+    device or a socket (``/dev/zero`` never ends, and would be read until memory runs out).
+    """
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        raise FileNotFoundError(f"no such file: {path}") from None
+    _check_kind(path, mode, error)
+
+
+def _check_kind(path: str | os.PathLike, mode: int, error: type[Exception]) -> bool:
+    """True for a pipe, False for a regular file; anything else raises ``error`` saying what it is."""
+    if stat.S_ISREG(mode):
+        return False
+    if stat.S_ISFIFO(mode):
+        return True
+    kind = ("a directory" if stat.S_ISDIR(mode) else "a character device" if stat.S_ISCHR(mode) else
+            "a block device" if stat.S_ISBLK(mode) else "a socket" if stat.S_ISSOCK(mode) else "not a file")
+    if stat.S_ISDIR(mode):
+        raise error(f"{path} is a directory, not a text file")
+    raise error(f"{path} is {kind}, not a text file or a pipe: it might never end, so it is not read")
 
 
 def text_size(path: str | os.PathLike) -> int:
@@ -242,5 +282,43 @@ def _sync_folder(directory: Path) -> None:
         os.fsync(fd)
     except OSError:
         pass  # subtle: some file systems refuse fsync on a folder; the rename itself is still atomic
+    finally:
+        os.close(fd)
+
+
+@contextmanager
+def folder_lock(folder: str | os.PathLike, error: type[Exception], holder: str) -> Iterator[None]:
+    """Hold ``folder/.bpe-course.lock`` for the block; if another process holds it, raise ``error`` at once.
+
+    On POSIX the lock is ``fcntl.flock``, which the system lets go when its process ends, however
+    it ends; elsewhere the lock file is created exclusively, and one left by a crash must be
+    deleted by hand (the message names it). The file is removed when the block ends.
+    ``holder`` says who holds it, for the message: "another 'bpe-course train' is saving to".
+    """
+    path = Path(folder) / LOCK
+    try:
+        import fcntl
+    except ImportError:  # Windows
+        try:
+            fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+        except FileExistsError:
+            raise error(f"{holder} {folder} (it holds {path}; delete that file if no such command is "
+                        "running)") from None
+        try:
+            yield
+        finally:
+            os.close(fd)
+            path.unlink(missing_ok=True)
+        return
+    fd = os.open(path, os.O_CREAT | os.O_WRONLY, 0o644)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise error(f"{holder} {folder} right now; wait for it to finish, or choose another folder") from None
+        try:
+            yield
+        finally:
+            path.unlink(missing_ok=True)  # subtle: while still holding it, so no one takes a lock on a removed file
     finally:
         os.close(fd)

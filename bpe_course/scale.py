@@ -22,8 +22,29 @@ from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
 
+from .errors import CorpusError
+from .files import check_text_file
 from .pretokenize import check_special_tokens, resolve_pattern
 from .train import Training, check_train_args, count_pretokens, train_counts
+
+
+def check_paths(paths: Iterable[str | os.PathLike]) -> list[Path]:
+    """The files to count, checked as ``train_bpe`` checks a file: a list (or one path) of regular files.
+
+    subtle: a string is one path here, never a list of one-letter names ("corpus" is not "c", "o", ...);
+    a folder, a missing file, a device (``/dev/zero``) or a pipe (a worker on another machine cannot
+    read it) is refused by name before Dask starts.
+    """
+    if isinstance(paths, (str, os.PathLike)):
+        paths = [paths]
+    files = [Path(p) for p in paths]
+    if not files:
+        raise ValueError("no files given")
+    for f in files:
+        check_text_file(f, CorpusError)
+        if not f.is_file():
+            raise CorpusError(f"{f} is a pipe; Dask's workers read files by name, so save the text to a file")
+    return files
 
 
 def _count_file(path: str, special_tokens: tuple[str, ...], pattern: str | None) -> Counter:
@@ -38,16 +59,11 @@ def count_with_dask(paths: Iterable[str | os.PathLike], special_tokens: Iterable
     ``scheduler`` is a running cluster's address (``"tcp://host:8786"``); without one a local
     cluster is started for the call (``processes=False`` uses threads, lighter for small inputs).
     """
+    specials, pattern = tuple(check_special_tokens(special_tokens)), resolve_pattern(pattern)  # before Dask starts
+    files = [str(f) for f in check_paths(paths)]
     import dask.bag as db  # an optional dependency: pip install bpe-course[scale]
     from distributed import Client, LocalCluster
 
-    specials, pattern = tuple(check_special_tokens(special_tokens)), resolve_pattern(pattern)  # before Dask starts
-    files = [str(Path(p)) for p in paths]
-    if not files:
-        raise ValueError("count_with_dask: no files given")
-    for f in files:
-        if not Path(f).is_file():
-            raise FileNotFoundError(f"no such file: {f}")
     bag = db.from_sequence(files, npartitions=len(files)).map(_count_file, specials, pattern)
     with _quiet_dask():
         if scheduler is not None:

@@ -38,9 +38,11 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import NamedTuple
 
+from .errors import CorpusError
 from .fast.count import SegmentCounter
 from .fast.merge import learn_fast
 from .fast.parallel import add_file, add_text, byte_cuts, char_cuts, count_parts, file_size
+from .files import check_text_file, read_text_blocks
 from .pairs import apply_merge, best_pair, count_pairs
 from .pretokenize import check_special_tokens, replace_lone_surrogates, resolve_pattern
 
@@ -114,6 +116,11 @@ def _count(source: str | Path | Iterable[str], specials: list[str], pattern: str
 def _count_file(path: Path, pattern: str | None, specials: list[str], workers: int | None, counter: SegmentCounter,
                 counts: Counter[str]) -> None:
     """Count a UTF-8 file; workers read their own byte ranges (cut points found through a memory map)."""
+    check_text_file(path, CorpusError)  # a folder, a device (/dev/zero, which never ends): one line
+    if not path.is_file():  # a pipe (<(cat f)) cannot be mapped nor read twice: its text is read once
+        text = "".join(read_text_blocks(path, CorpusError))
+        count_parts(add_text, text, char_cuts(text, pattern, specials, workers), specials, counter, counts)
+        return
     size = file_size(path)
     if size == 0:
         return

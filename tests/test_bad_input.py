@@ -6,6 +6,11 @@ import base64
 import importlib
 import json
 import os
+import re
+import subprocess
+import sys
+import threading
+import time
 from pathlib import Path
 
 import numpy as np
@@ -14,6 +19,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from strategies import tricky_text, valid_text
 
 from bpe_course import Tokenizer, TokenizerFileError, gpt2, train_bpe
+from bpe_course.errors import CorpusError
 
 SPECIAL = "<|endoftext|>"
 
@@ -347,3 +353,190 @@ def test_a_merge_tree_10000_merges_deep_is_built_drawn_and_compared():
     assert data["rank"] == 9_999 and data["children"][1] == {"token": b"a", "rank": None, "children": []}
     assert repr(tree) == f"MergeNode(token={token!r}, rank=9999, children=({token[:-1]!r}, b'a'))"
     hash(tree)
+
+
+# ---- the command line and the corpus readers: round 2 (issue 27) ------------------------------------------------
+MODULE = [sys.executable, "-m", "bpe_course"]
+
+
+def cli(*args: str, **kwargs) -> subprocess.CompletedProcess:
+    return subprocess.run([*MODULE, *args], capture_output=True, timeout=300, **kwargs)
+
+
+def one_line(result: subprocess.CompletedProcess) -> str:
+    lines = result.stderr.decode().strip().splitlines()
+    assert len(lines) == 1, result.stderr.decode()[-2000:]
+    return lines[0]
+
+
+@pytest.fixture()
+def text_file(tmp_path):
+    path = tmp_path / "notes.txt"
+    path.write_text("low lower lowest newer wider <|endoftext|> " * 200, encoding="utf-8")
+    return path
+
+
+def test_a_device_is_refused_as_a_corpus_with_one_line_and_a_pipe_still_trains(tmp_path, text_file):
+    for args in (["train", "/dev/zero", "--vocab-size", "300", "-o", str(tmp_path / "o")], ["stats", "/dev/zero"],
+                 ["encode", "--input", "/dev/zero", "-o", str(tmp_path / "ids.npy")]):
+        result = cli(*args)
+        assert result.returncode == 1
+        assert "/dev/zero is a character device, not a text file or a pipe" in one_line(result)
+    assert not (tmp_path / "o").exists()  # a refused run leaves no empty folder behind
+    with pytest.raises(CorpusError, match="/dev/zero is a character device"):
+        train_bpe(Path("/dev/zero"), 300)
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    writer = threading.Thread(target=lambda: fifo.write_bytes(text_file.read_bytes()))
+    writer.start()
+    result = cli("train", str(fifo), "--vocab-size", "300", "-o", str(tmp_path / "from_pipe"), "-q")
+    writer.join()
+    assert result.returncode == 0, result.stderr
+    expected = Tokenizer(*train_bpe(text_file, 300))
+    assert Tokenizer.load(tmp_path / "from_pipe").merges == expected.merges
+
+
+PEAK_RSS = """import resource, subprocess, sys
+with open(sys.argv[1], "rb") as stdin:
+    done = subprocess.run(sys.argv[2:], stdin=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+print(done.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024)
+"""
+
+
+def peak_rss_mb(stdin: Path, *args: str) -> int:
+    status, mb = subprocess.run([sys.executable, "-c", PEAK_RSS, str(stdin), *MODULE, *args], capture_output=True,
+                                text=True, timeout=600, check=True).stdout.split()
+    assert status == "0"
+    return int(mb)
+
+
+def test_encode_from_standard_input_and_stats_stream_in_flat_memory(tmp_path, text_file):
+    big = tmp_path / "big.txt"
+    words = [f"w{k % 7919}x{k % 13}" for k in range(200_000)]
+    with open(big, "w", encoding="utf-8") as f:
+        for k in range(10):  # ~16 MB; holding its text and every id took over 300 MB
+            f.write(" ".join(words[k:] + words[:k]) + "\n")
+    small_stdin, small_stats = peak_rss_mb(text_file, "encode", "-"), peak_rss_mb(Path(os.devnull), "stats", str(text_file))
+    assert peak_rss_mb(big, "encode", "-") < small_stdin + 60
+    assert peak_rss_mb(Path(os.devnull), "stats", str(big)) < small_stats + 60
+    ids = cli("encode", "-", input=text_file.read_bytes()).stdout.split()
+    assert list(map(int, ids)) == gpt2().encode(text_file.read_text(encoding="utf-8"), allowed_special="all")
+
+
+def test_scale_takes_its_arguments_as_train_bpe_does(tmp_path, text_file):
+    from bpe_course.scale import check_paths, train_with_dask
+    with pytest.raises(TypeError, match="special_tokens must be a list of strings, not the string '<s>'"):
+        train_with_dask([text_file], 300, "<s>")
+    with pytest.raises(CorpusError, match=f"{tmp_path} is a directory, not a text file"):
+        check_paths(str(tmp_path))  # a folder: one path, not the letters of its name
+    with pytest.raises(CorpusError, match="/dev/zero is a character device"):
+        check_paths(["/dev/zero"])
+    with pytest.raises(FileNotFoundError, match="no such file: nope.txt"):
+        check_paths("nope.txt")
+    assert check_paths(str(text_file)) == [text_file]
+
+
+@pytest.mark.parametrize("args", [
+    ["train", "x.txt", "--vocab-size", "\u0663\u0660\u0660", "-o", "o"],  # Arabic-Indic 300
+    ["train", "x.txt", "--vocab-size", "300", "--min-frequency", "\uff12", "-o", "o"],  # fullwidth 2
+    ["train", "x.txt", "--vocab-size", "+300", "-o", "o"],
+    ["encode", "--input", "x.txt", "-o", "ids.npy", "--workers", "\u0663"],
+    ["decode", "\u0663"],
+    ["decode", "9" * 5000],
+])
+def test_the_command_line_reads_only_ascii_numbers(capsys, args):
+    from bpe_course.cli import main
+    with pytest.raises(SystemExit) as exit_info:
+        main(args)
+    assert exit_info.value.code == 2
+    assert re.search(r"error: .*(whole number|not a token id)", capsys.readouterr().err)
+
+
+@pytest.fixture()
+def no_long_work(monkeypatch):
+    """The long work of encode --input and train, replaced by a failure: a refusal must come before it."""
+    import bpe_course.cli as cli_module
+
+    def long_work(*args, **kwargs):
+        raise AssertionError("the long work started")
+    monkeypatch.setattr(cli_module, "encode_files", long_work)
+    monkeypatch.setattr(cli_module, "train", long_work)
+
+
+def test_encode_checks_its_output_before_encoding_and_replaces_only_with_force(tmp_path, text_file, capsys,
+                                                                                no_long_work):
+    from bpe_course.cli import main
+    (tmp_path / "ids.npy").write_bytes(b"the learner's own file")
+    (tmp_path / "folder.npy").mkdir()
+    for out, message in ((tmp_path / "folder.npy", "a folder; give the name of the file"),
+                         (tmp_path / "missing" / "ids.npy", "the folder .*missing does not exist"),
+                         (tmp_path / "ids.npy", "the file exists; pass --force to replace it")):
+        assert main(["encode", "--input", str(text_file), "-o", str(out)]) == 1
+        assert re.search(f"bpe-course: error: -o .*{message}", capsys.readouterr().err)
+    assert (tmp_path / "ids.npy").read_bytes() == b"the learner's own file"
+
+
+def test_encode_force_replaces_and_a_killed_encode_leaves_no_workers_and_its_litter_is_cleaned(tmp_path, text_file):
+    (tmp_path / "ids.npy").write_bytes(b"old")
+    assert cli("encode", "--input", str(text_file), "-o", str(tmp_path / "ids.npy"), "--force").returncode == 0
+    assert len(np.load(tmp_path / "ids.npy")) == len(gpt2().encode(text_file.read_text(encoding="utf-8"),
+                                                                   allowed_special="all"))
+    big = tmp_path / "big.txt"
+    with open(big, "w", encoding="utf-8") as f:
+        for k in range(40):
+            f.write(" ".join(f"w{(k * 7 + j) % 10007}q" for j in range(100_000)) + "\n")
+    proc = subprocess.Popen([*MODULE, "encode", "--input", str(big), "-o", str(tmp_path / "big.npy"), "--workers", "2"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    children_file = Path(f"/proc/{proc.pid}/task/{proc.pid}/children")
+    deadline = time.monotonic() + 120
+    workers: list[int] = []
+    while time.monotonic() < deadline and not workers and proc.poll() is None:
+        time.sleep(0.05)
+        workers = [int(p) for p in children_file.read_text().split()] if children_file.exists() else []
+    assert workers, "the encoding workers never started"
+    proc.kill()
+    proc.wait()
+    litter = list(tmp_path.glob(".encode-*"))
+    assert litter  # the parts of the killed run
+    for pid in workers:
+        for _ in range(100):
+            if not Path(f"/proc/{pid}").exists() or "Z" in Path(f"/proc/{pid}/stat").read_text().split()[2]:
+                break
+            time.sleep(0.05)
+        else:
+            raise AssertionError(f"worker {pid} outlived its killed parent")
+    assert cli("encode", "--input", str(text_file), "-o", str(tmp_path / "again.npy")).returncode == 0
+    assert list(tmp_path.glob(".encode-*")) == []  # the next run removed them
+
+
+def test_train_gpt2_refuses_an_impossible_special_token_before_training(tmp_path, text_file, capsys, no_long_work):
+    from bpe_course.cli import main
+    out = tmp_path / "o"
+    assert main(["train", str(text_file), "--vocab-size", "300", "--special", "EOT", "--format", "gpt2",
+                 "-o", str(out)]) == 1
+    assert re.search(r"bpe-course: error: --format gpt2: special token 'EOT' .* is not written like a special "
+                     r"token \(<\.\.\.> or \[\.\.\.\]\).*use another --format", capsys.readouterr().err)
+    assert not out.exists()
+
+
+def test_two_trainings_into_one_folder_the_second_fails_with_one_line(tmp_path, text_file, capsys, no_long_work):
+    from bpe_course.cli import main
+    from bpe_course.files import folder_lock
+    out = tmp_path / "o"
+    out.mkdir()
+    with folder_lock(out, RuntimeError, "a test holds"):  # what a first `bpe-course train -o o` holds while it works
+        assert main(["train", str(text_file), "--vocab-size", "300", "-o", str(out)]) == 1
+    assert capsys.readouterr().err == (f"bpe-course: error: another 'bpe-course train' is saving a tokenizer to {out} "
+                                       "right now; wait for it to finish, or choose another folder\n")
+    assert list(out.iterdir()) == []  # the lock is gone with its holder
+
+
+def test_an_id_too_large_for_the_command_lines_arrays_is_refused_at_load(small, tmp_path):
+    small.save(tmp_path / "t.json")
+    data = json.loads((tmp_path / "t.json").read_text(encoding="utf-8"))
+    data["special_tokens"] = {SPECIAL: 2**32}
+    (tmp_path / "t.json").write_text(json.dumps(data), encoding="utf-8")
+    result = cli("encode", "--tokenizer", str(tmp_path / "t.json"), "hello")
+    assert result.returncode == 1
+    assert one_line(result).endswith(f"t.json: special_tokens['{SPECIAL}'] has id 4294967296, not an integer from 0 "
+                                     "to 4294967295")

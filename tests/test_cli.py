@@ -169,7 +169,7 @@ def test_help_for_every_command(capsys, command, option):
     (["train", "x.txt", "--vocab-size", "257", "--special", "<a>", "<b>", "-o", "out"], "at least 256 .* = 258"),
     (["train", "x.txt", "--vocab-size", "300", "--special", "<a>", "<a>", "-o", "out"], "must be distinct"),
     (["train", "x.txt", "--vocab-size", "300", "--pattern", "gpt4", "--format", "gpt2", "-o", "o"], "stores no pattern"),
-    (["train", "x.txt", "--vocab-size", "many", "-o", "out"], "invalid int value: 'many'"),
+    (["train", "x.txt", "--vocab-size", "many", "-o", "out"], "expected a whole number in ASCII digits, got 'many'"),
     (["encode", "--specials", "maybe", "x"], "invalid choice: 'maybe'"),
     (["decode", "12", "twelve"], "not a token id: 'twelve'"),
 ])

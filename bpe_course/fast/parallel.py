@@ -24,6 +24,7 @@ import pickle
 import re
 import select
 import signal
+import sys
 from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -165,6 +166,7 @@ def _start(task: Callable, jobs: Sequence[tuple], name: str, others: Sequence[in
     """
     orders_read, orders_write = os.pipe()
     answers_read, answers_write = os.pipe()
+    prctl, parent = _prctl(), os.getpid()
     pid = os.fork()
     if pid:
         os.close(orders_read)
@@ -173,6 +175,10 @@ def _start(task: Callable, jobs: Sequence[tuple], name: str, others: Sequence[in
     status = 1
     try:  # the child: from here on it only ever leaves through os._exit
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to report, once
+        if prctl is not None:  # subtle: a parent killed by SIGKILL takes its workers with it (Linux)
+            prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+            if os.getppid() != parent:  # it died before the line above
+                return
         for fd in (orders_write, answers_read, *others):
             os.close(fd)
         while (k := _next_order(orders_read)) != _STOP:
@@ -192,6 +198,25 @@ def _start(task: Callable, jobs: Sequence[tuple], name: str, others: Sequence[in
         # subtle: _exit, not exit: the child must not run the parent's exit handlers, nor flush the
         # output it inherited unwritten (it would be printed twice)
         os._exit(status)
+
+
+_PR_SET_PDEATHSIG = 1
+_PRCTL: list = []  # [prctl or None], looked up once, in the parent
+
+
+def _prctl():
+    """Linux's ``prctl`` (for ``PR_SET_PDEATHSIG``: a worker is killed when its parent dies), else None.
+
+    subtle: without it a SIGKILLed parent's workers would go on with their task, unread; elsewhere
+    they end when their task does and they find the parent's pipe closed.
+    """
+    if not _PRCTL:
+        try:
+            import ctypes
+            _PRCTL.append(ctypes.CDLL(None, use_errno=True).prctl if sys.platform.startswith("linux") else None)
+        except (OSError, AttributeError, ImportError):
+            _PRCTL.append(None)
+    return _PRCTL[0]
 
 
 def _fork(task, *args, name: str = "a counting worker") -> Worker:
