@@ -5,8 +5,11 @@ broken file, bad input text or an unknown token id exit with status 1 and a one-
 ``bpe-course: error: ...`` message, never a traceback. Messages name the command's options,
 never the Python arguments behind them. A command that cannot write its output (standard output
 closed or full) fails; an argument that is not valid UTF-8 is refused, naming it; on a terminal
-that is not UTF-8, what it cannot print is shown as escapes (``\\xe9``). ``train`` never replaces
-a saved tokenizer unless ``--force``, and a save is all or nothing (``bpe_course.formats.save``).
+that is not UTF-8, what it cannot print is shown as escapes (``\\xe9``). One overwrite rule:
+``train -o DIR`` never replaces a saved tokenizer and ``encode --input ... -o FILE`` never replaces a
+file unless ``--force``, both checked before the long work; a save is all or nothing
+(``bpe_course.formats.save``), and two ``train`` into one folder at once are refused by a lock.
+``encode -`` and ``stats`` stream their text; a device such as ``/dev/zero`` is refused as input.
 Run ``bpe-course COMMAND --help`` for each command's options; ``docs/cli_and_formats.md`` has
 examples.
 """
