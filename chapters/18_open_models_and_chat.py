@@ -187,7 +187,7 @@ print("'[REFERENCE_DOC_0]' typed as text under v3:", ours["v3"].encode_as_pieces
 # file), a regex, and a number of ids reserved at the front for special tokens. That is this
 # course's data model already: `read_tekken` reads it, and `bpe_course.mistral.tekken()` turns it into
 # a `Tokenizer` — ids are ranks shifted past the reserved ones, merges recovered from the ranks with
-# `merges_from_ranks` (chapter 09).
+# `merges_from_ranks` ([chapter 10](10_gpt4_cl100k.ipynb)).
 
 # %%
 tek = tekken()
@@ -260,7 +260,7 @@ print("'\\n' is a piece:", "\n" in ours["v1"].id_of, "-> encoded as", [model.pie
 
 # %% [markdown]
 # Every line break costs a byte piece, in every language alike. Leaving those out, count on the UDHR
-# (chapter 13's corpus: the same preamble and articles in each language) how many of v1's tokens are
+# ([chapter 13](13_token_tax.ipynb)'s corpus: the same preamble and articles in each language) how many of v1's tokens are
 # byte pieces, and compare each declaration's length with English's, for v1, Tekken and o200k:
 
 # %%
@@ -435,7 +435,7 @@ for name in ("v3", "Tekken"):
           f"the typed '[INST]' is {ours['v3'].encode_as_pieces('[INST]') if name == 'v3' else tek.encode_ordinary('[INST]')}")
 
 # %% [markdown]
-# This is the same guard as tiktoken's `allowed_special` in chapter 05, placed differently.
+# This is the same guard as tiktoken's `allowed_special` in [chapter 05](05_special_tokens.ipynb), placed differently.
 # SentencePiece never turns text into a control id at all. The course's `Tokenizer` holds Tekken's
 # special tokens, so its `encode` refuses them in text unless allowed — while `mistral-common` encodes
 # every message with no special tokens enabled (`encode_ordinary`, here):
@@ -479,7 +479,7 @@ display(Markdown(
 #
 # In running text a space belongs to the *next* word's piece (`▁Paris`, ` Paris`). A prompt that ends
 # in a space has spent that space on a piece of its own, and the likely next piece no longer fits —
-# the problem chapter 14's token healing repairs. Compare the ends of a completion prompt with and
+# the problem [chapter 14](14_when_tokens_bite.ipynb)'s token healing repairs. Compare the ends of a completion prompt with and
 # without the space, and the piece the answer would start with:
 
 # %%
