@@ -143,7 +143,8 @@ assert learn_incremental(count_words(check_text), N_MERGES)[0] == reference
 # of the whole (a *monoid*: adding is associative, and the empty count changes nothing). So any
 # number of workers, on any number of machines, can each count a part. The merge loop is the
 # opposite: merge *k* depends on every merge before it, so it runs once, in one place, on the sum.
-# `train_counts` is the half of `train_bpe` that starts from counts:
+# The package has both halves: `count_pretokens` counts a text's pre-tokens (or a list of texts',
+# as separate documents) into a `Counter`, and `train_counts` learns the merges from such counts:
 
 # %%
 halves = [text[: len(text) // 2], text[len(text) // 2:]]
