@@ -178,6 +178,19 @@ class Merges:
         return {b"".join(seq): tuple(seq) for seq in self.seqs}
 
 
+def check_merges_count(n_merges: object) -> int:
+    """``n_merges`` if it is an int >= 0, else a ValueError that says so.
+
+    >>> check_merges_count(-1)
+    Traceback (most recent call last):
+    ...
+    ValueError: n_merges must be an int >= 0 (the number of merges to learn), got -1
+    """
+    if isinstance(n_merges, bool) or not isinstance(n_merges, int) or n_merges < 0:
+        raise ValueError(f"n_merges must be an int >= 0 (the number of merges to learn), got {n_merges!r}")
+    return n_merges
+
+
 def word_sequences(counts: Mapping[str, int]) -> dict[Seq, int]:
     """Pre-token counts (as :func:`bpe_course.train.count_pretokens` gives them) as single-byte sequences."""
     return {split_bytes(word.encode("utf-8")): n for word, n in counts.items() if n}
@@ -191,6 +204,7 @@ def train_plain(counts: Mapping[str, int], n_merges: int) -> list[Pair]:
     >>> train_plain(counts, 6) == train_counts(counts, 256 + 6).merges
     True
     """
+    n_merges = check_merges_count(n_merges)
     m = Merges(word_sequences(counts))
     merges = []
     while len(merges) < n_merges and (found := m.best()) is not None:
@@ -347,6 +361,7 @@ def train_superbpe(text: str, n_merges: int, transition: int, pattern: str | Non
 def sweep_superbpe(text: str, n_merges: int, transitions: Iterable[int],
                    pattern: str | None = "gpt2") -> dict[int, SuperBPE]:
     """:func:`train_superbpe` for several transition points, sharing stage 1 (its first merges are the same)."""
+    n_merges = check_merges_count(n_merges)
     transitions = sorted(set(transitions))
     if not transitions or not 0 <= transitions[0] <= transitions[-1] <= n_merges:
         raise ValueError(f"each transition must be from 0 to n_merges={n_merges}, got {transitions}")
@@ -419,6 +434,10 @@ def train_picky(counts: Mapping[str, int], n_merges: int, threshold: float | Non
     >>> run.removed  # after merge 4, (b' p', b'ug'): every 'ug' left was in ' pug'
     [(4, b'ug', 1.0)]
     """
+    n_merges = check_merges_count(n_merges)
+    if threshold is not None and (isinstance(threshold, bool) or not isinstance(threshold, (int, float))
+                                  or not 0 < threshold <= 1):
+        raise ValueError(f"threshold must be a number in (0, 1], or None for no removal, got {threshold!r}")
     m = Merges(word_sequences(counts))
     made_of: dict[bytes, Pair] = {}
     alive: dict[bytes, None] = {}
@@ -507,6 +526,7 @@ def train_parity(train_texts: Mapping[str, str], dev_texts: Mapping[str, str], n
     if set(train_texts) != set(dev_texts) or not train_texts:
         raise ValueError(f"train_texts and dev_texts must name the same languages, got {sorted(train_texts)} "
                          f"and {sorted(dev_texts)}")
+    n_merges = check_merges_count(n_merges)
     pattern = resolve_pattern(pattern)
     languages = list(train_texts)
     train = {lang: Merges(word_sequences(count_pretokens(train_texts[lang], pattern=pattern))) for lang in languages}

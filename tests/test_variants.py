@@ -280,3 +280,20 @@ def test_gini_against_a_sorted_formula():
 def test_vocab_of_lays_ids_out_as_train_bpe(novel_plain):
     vocab, merges = novel_plain
     assert vocab_of(a + b for a, b in merges) == vocab
+
+
+@pytest.mark.parametrize("call", [
+    lambda: train_plain({"ab": 1}, -1),
+    lambda: train_superbpe("a b", 2.5, 1),
+    lambda: train_picky({"ab": 1}, True, None),
+    lambda: train_parity({"x": "ab"}, {"x": "ab"}, "3"),
+])
+def test_a_bad_number_of_merges_is_named(call):
+    with pytest.raises(ValueError, match="n_merges must be an int >= 0"):
+        call()
+
+
+@pytest.mark.parametrize("threshold", [0, 1.5, -0.2, "0.9", True])
+def test_a_bad_picky_threshold_is_named(threshold):
+    with pytest.raises(ValueError, match=r"threshold must be a number in \(0, 1\]"):
+        train_picky({"ab": 1}, 3, threshold)
