@@ -173,9 +173,9 @@ def cmd_encode(args: argparse.Namespace) -> int:
         args.parser.error("--force goes with --input FILE... -o NAME.npy")
     if "-" in args.text and len(args.text) > 1:
         args.parser.error("give the text as arguments, or '-' alone to read it from standard input")
-    if not args.show and (not args.text or args.text == ["-"]):
+    if not args.text or args.text == ["-"]:
         return _encode_stdin(args, load_tokenizer(args.tokenizer))
-    text = " ".join(args.text) if args.text and args.text != ["-"] else read_stdin_text()
+    text = " ".join(args.text)
     tokenizer = load_tokenizer(args.tokenizer)
     if args.specials == "allow":
         ids = tokenizer.encode(text, allowed_special="all")
@@ -198,14 +198,20 @@ def cmd_encode(args: argparse.Namespace) -> int:
 
 
 def _encode_stdin(args: argparse.Namespace, tokenizer: Tokenizer) -> int:
-    """``encode -``: standard input's ids, streamed (``encode_iterable``): memory does not grow with the text."""
+    """``encode -``: standard input's ids (or tokens, ``--show``), streamed (``encode_iterable``): memory does
+    not grow with the text."""
     modes = {"allow": {"allowed_special": "all"}, "text": {"disallowed_special": ()}, "error": {}}
     ids = tokenizer.encode_iterable(stdin_text_blocks(), **modes[args.specials])
-    separator = ""
+    color = args.show and use_color(args.color, sys.stdout)
+    separator, shown = "", 0
     try:
         while batch := list(islice(ids, 1 << 16)):
-            sys.stdout.write(separator + " ".join(map(str, batch)))
-            separator = " "
+            if args.show:
+                sys.stdout.write(render_tokens(tokenizer.token_bytes(batch), color, start=shown))
+            else:
+                sys.stdout.write(separator + " ".join(map(str, batch)))
+                separator = " "
+            shown += len(batch)
     except ValueError as exc:
         if args.specials != "error" or "special token" not in str(exc):
             raise

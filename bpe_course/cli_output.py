@@ -34,13 +34,14 @@ def use_color(choice: str, stream: TextIO) -> bool:
     return stream.isatty() and not os.environ.get("NO_COLOR")
 
 
-def render_tokens(tokens: list[bytes], color: bool) -> str:
+def render_tokens(tokens: list[bytes], color: bool, start: int = 0) -> str:
     """Each token's label (``␣`` for a space, ``↵`` for a newline, ``<0xNN>`` for a partial
-    character) on a coloured background, or in ``[brackets]`` without colour."""
+    character) on a coloured background, or in ``[brackets]`` without colour. ``start``: how many
+    tokens were shown before these (a stream shown in parts keeps its colours in turn)."""
     if not color:
         return "".join(f"[{token_label(t)}]" for t in tokens)
     return "".join(f"\x1b[30;48;5;{ANSI_BACKGROUNDS[k % len(ANSI_BACKGROUNDS)]}m{token_label(t)}{RESET}"
-                   for k, t in enumerate(tokens))
+                   for k, t in enumerate(tokens, start))
 
 
 class TokenTable:
