@@ -35,6 +35,7 @@ from pathlib import Path
 from .errors import CorpusError
 from .fast.parallel import RESAVE, byte_cuts, run_in_workers, worker_count
 from .files import LOCK, folder_lock, read_text_blocks
+from .formats.common import MAX_ID
 from .tokenizer import Tokenizer
 
 READ_BYTES = 1 << 20  # a worker reads and decodes its range this many bytes at a time
@@ -59,6 +60,8 @@ def encode_files(tokenizer: Tokenizer, paths: Sequence[str | os.PathLike], out: 
     if separator is not None and separator not in tokenizer.special_tokens:
         raise ValueError(f"separator {separator!r} is not a special token of this tokenizer "
                          f"(it has {sorted(tokenizer.special_tokens)})")
+    if max(tokenizer.vocab) > MAX_ID:  # subtle: found now, not as an OverflowError after hours of encoding
+        raise ValueError(f"token id {max(tokenizer.vocab)} does not fit the .npy's uint32 ids (at most {MAX_ID})")
     paths = [Path(p) for p in paths]
     for path in paths:
         if not path.is_file():

@@ -540,3 +540,12 @@ def test_an_id_too_large_for_the_command_lines_arrays_is_refused_at_load(small, 
     assert result.returncode == 1
     assert one_line(result).endswith(f"t.json: special_tokens['{SPECIAL}'] has id 4294967296, not an integer from 0 "
                                      "to 4294967295")
+
+
+def test_encode_files_refuses_ids_its_arrays_cannot_hold_before_encoding(tmp_path, text_file):
+    from bpe_course.encode_files import encode_files
+    vocab = {i: bytes([i]) for i in range(256)} | {2**32: SPECIAL.encode()}
+    tok = Tokenizer(vocab, [], {SPECIAL: 2**32})
+    with pytest.raises(ValueError, match=r"token id 4294967296 does not fit the \.npy's uint32 ids"):
+        encode_files(tok, [text_file], tmp_path / "ids.npy")
+    assert list(tmp_path.iterdir()) == [text_file]
