@@ -277,18 +277,18 @@ print(f"'#' in the novel: {'#' in train_text}; with the {len(fixed_order) - 1} '
 # The same vocabulary, then, but for the pieces such a tie decides: `WordPieceTrainer` is BPE by
 # count with `##`. What does differ is the **encoder**. Give
 # both encoders that one vocabulary — WordPiece's longest match first, and BPE's merges replayed in
-# order — and cut the held-out words:
+# order — and cut the held-out words (with the vocabulary of the fixed order, so that your run
+# prints what this page shows):
 
 # %%
-# NBVAL_IGNORE_OUTPUT
-longest_first = HFTokenizer(models.WordPiece(vocab=bpe_hash.get_vocab(), unk_token="[UNK]"))
+longest_first = HFTokenizer(models.WordPiece(vocab=bpe_fixed.get_vocab(), unk_token="[UNK]"))
 longest_first.pre_tokenizer = pre_tokenizers.Whitespace()
 distinct = sorted(set(re.findall(r"\w+", heldout_text)))
-differ = [w for w in distinct if longest_first.encode(w).tokens != bpe_hash.encode(w).tokens]
+differ = [w for w in distinct if longest_first.encode(w).tokens != bpe_fixed.encode(w).tokens]
 print(f"{len(differ):,} of {len(distinct):,} distinct held-out words ({len(differ) / len(distinct):.0%}) are cut "
       "differently by the two encoders on one vocabulary")
 pd.DataFrame({"longest match first (WordPiece)": {w: " ".join(longest_first.encode(w).tokens) for w in differ[:8]},
-              "merges in order (BPE)": {w: " ".join(bpe_hash.encode(w).tokens) for w in differ[:8]}})
+              "merges in order (BPE)": {w: " ".join(bpe_fixed.encode(w).tokens) for w in differ[:8]}})
 
 # %% [markdown]
 # Longest-match-first grabs the longest piece at the start even when that leaves awkward pieces
