@@ -227,8 +227,9 @@ class SentencePieceBPE:
         return len(self.pieces)
 
     def normalize(self, text: str) -> str:
-        """The text as the model sees it: extra spaces removed if the file says so, ``▁`` for each space,
-        one ``▁`` in front (the dummy prefix) unless the text is empty."""
+        """The text as the model sees it: ``▁`` for each space, one ``▁`` in front (the dummy prefix)
+        unless the text is empty; with ``remove_extra_whitespaces``, no space at either end and none
+        repeated."""
         _check_text(text)
         model = self.model
         if model.remove_extra_whitespaces:
@@ -237,7 +238,13 @@ class SentencePieceBPE:
             return ""
         if model.add_dummy_prefix:
             text = " " + text
-        return text.replace(" ", SPACE) if model.escape_whitespaces else text
+        if model.escape_whitespaces:
+            text = text.replace(" ", SPACE)
+        if model.remove_extra_whitespaces:
+            # subtle: SentencePiece strips trailing spaces *after* escaping them, so a typed ▁ at the end
+            # goes too (a typed ▁ at the start stays: leading spaces are stripped before escaping)
+            text = text.rstrip(SPACE if model.escape_whitespaces else " ")
+        return text
 
     def split(self, normalized: str) -> tuple[list[str], frozenset[int]]:
         """Code points, with each user-defined piece kept whole (and frozen: it never merges)."""
@@ -282,6 +289,10 @@ class SentencePieceBPE:
         ids: list[int] = []
         for segment in self._segments.findall(self.normalize(text)):
             ids.extend(self.encode_segment(segment))
+        if not self.byte_ids and self.model.unk_id in ids:
+            # subtle: without byte fallback SentencePiece writes a run of unknown symbols as one <unk>
+            unk = self.model.unk_id
+            ids = [i for k, i in enumerate(ids) if i != unk or k == 0 or ids[k - 1] != unk]
         return ids
 
     def encode_as_pieces(self, text: str) -> list[str]:

@@ -3,6 +3,9 @@ on Mistral's v1 and v3 .model files from the mistral-common wheel."""
 
 from __future__ import annotations
 
+import tempfile
+from pathlib import Path
+
 import pytest
 import sentencepiece as spm
 from hypothesis import HealthCheck, given, settings, strategies as st
@@ -121,3 +124,42 @@ def test_a_file_that_is_not_a_model_is_named(tmp_path):
     bad.write_bytes(b"\xff\xfe not a protocol buffer")
     with pytest.raises(TokenizerFileError, match="bad.model"):
         read_model(bad)
+
+
+def _trained(**settings) -> tuple[SentencePieceBPE, spm.SentencePieceProcessor]:
+    """A small SentencePiece BPE model trained here with ``settings``: ours and the library's."""
+    import io
+    lines = [line for line in corpus.load("python_docs")[:60_000].splitlines() if line.strip()]
+    model = io.BytesIO()
+    spm.SentencePieceTrainer.train(sentence_iterator=iter(lines), model_writer=model, vocab_size=600, model_type="bpe",
+                                   normalization_rule_name="identity", num_threads=1, minloglevel=2, **settings)
+    path = Path(tempfile.mkdtemp()) / "m.model"
+    path.write_bytes(model.getvalue())
+    return SentencePieceBPE.from_file(path), spm.SentencePieceProcessor(model_file=str(path))
+
+
+SETTINGS = [dict(byte_fallback=True, remove_extra_whitespaces=True),
+            dict(byte_fallback=False, add_dummy_prefix=False, remove_extra_whitespaces=False),
+            dict(byte_fallback=True, user_defined_symbols=["<sep>", "[X]", "[XY]"], remove_extra_whitespaces=False)]
+
+
+@pytest.fixture(scope="module", params=range(len(SETTINGS)), ids=["tidy-spaces", "no-prefix-no-fallback", "user-defined"])
+def trained(request):
+    return _trained(**SETTINGS[request.param])
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=st.lists(st.one_of(st.sampled_from([*SP_PIECES, "<sep>", "[X]", "[XY]", "[X", "   "]),
+                               st.text(valid_char, max_size=5)), max_size=16).map("".join))
+def test_other_settings_give_the_librarys_ids(trained, text):
+    """Models trained here with other normaliser settings, no byte fallback and user-defined pieces."""
+    ours, library = trained
+    assert ours.encode(text) == library.encode(text)
+
+
+def test_the_library_refuses_what_we_refuse():
+    library = spm.SentencePieceProcessor(model_file=str(mistral_file(V1_FILE)))
+    with pytest.raises(Exception):
+        library.encode("x\ud800")
+    with pytest.raises(ValueError, match="lone surrogate"):
+        sentencepiece_v1().encode("x\ud800")
