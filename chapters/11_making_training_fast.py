@@ -477,10 +477,14 @@ at_largest = seconds.loc[largest].dropna()
 fastest_ours = at_largest[["3 incremental", "4 parallel"]].idxmin()
 both_small = seconds.index[seconds[["1 naive", "3 incremental"]].notna().all(axis=1)]
 speedup = (seconds["1 naive"] / seconds["3 incremental"]).loc[both_small].max() if len(both_small) else math.nan
+slope_line = ("* With your text too short for two timing sizes, there are no slopes to compare.\n"
+              if not {"1 naive", "2 unique words"} <= set(slopes.index) else
+              f"* Rung 1's time grows like size^{slopes['1 naive']:.2f} and rung 2's like "
+              f"size^{slopes['2 unique words']:.2f}"
+              + (": more slowly, as distinct words grow more slowly than the text.\n"
+                 if slopes['2 unique words'] < slopes['1 naive'] else ".\n"))
 display(Markdown(
-    f"* Rung 1's time grows like size^{slopes['1 naive']:.2f} and rung 2's like size^{slopes['2 unique words']:.2f}"
-    + (": more slowly, as distinct words grow more slowly than the text.\n"
-       if slopes['2 unique words'] < slopes['1 naive'] else ".\n")
+    slope_line
     + f"* Rung 1 took up to {speedup:.0f}× as long as rung 3 at the sizes both ran.\n"
     f"* At {largest:,} characters the faster of our rungs 3 and 4 was *{fastest_ours}*; parallel "
     f"pre-tokenization took {at_largest['4 parallel']:.2f} s against rung 3's {at_largest['3 incremental']:.2f} s"
