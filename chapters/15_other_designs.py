@@ -274,11 +274,10 @@ print(f"'#' in the novel: {'#' in train_text}; with the {len(fixed_order) - 1} '
       f"{wordpiece_fixed.get_vocab() == bpe_fixed.get_vocab()}")
 
 # %% [markdown]
-# The same vocabulary, then, but for the pieces such a tie decides: `WordPieceTrainer` is BPE by
-# count with `##`. What does differ is the **encoder**. Give
-# both encoders that one vocabulary — WordPiece's longest match first, and BPE's merges replayed in
-# order — and cut the held-out words (with the vocabulary of the fixed order, so that your run
-# prints what this page shows):
+# So `WordPieceTrainer` is BPE by count with `##`: its vocabulary is `BpeTrainer`'s, up to the order
+# of ties. What does differ is the **encoder**. Give both encoders one vocabulary (the fixed-order
+# one, so that your run prints what this page shows) — WordPiece's longest match first, and BPE's
+# merges replayed in order — and cut the held-out words:
 
 # %%
 longest_first = HFTokenizer(models.WordPiece(vocab=bpe_fixed.get_vocab(), unk_token="[UNK]"))
