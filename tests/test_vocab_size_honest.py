@@ -30,7 +30,7 @@ CONSTANTS = chapter_constants()
 
 
 def test_the_chapter_sets_a_minimum_frequency_above_one():
-    assert CONSTANTS["MIN_FREQUENCY"] > 1  # with 1, the right end of the curve is memorisation
+    assert CONSTANTS["MIN_FREQUENCY"] > 1  # with 1, the curve ends in merges of pairs seen once (section 3)
 
 
 @pytest.mark.parametrize("source", CONSTANTS["CORPORA"])
