@@ -15,12 +15,14 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..sentencepiece_bpe import best_pair
-from .feedback import FUNCTION, Feedback, correct, expect, short, wrong
+from .feedback import FUNCTION, IDS, Feedback, Kind, correct, expect, returned, short, wrong
 
 # Scores of the checker's own (higher merges first); ties between "lo" and "ow", and "ss" repeated, test the
 # leftmost rule; "x" joins nothing.
 SCORES = {"lo": -1.0, "ow": -1.0, "▁l": -4.0, "low": -2.0, "▁low": -3.0, "er": -1.5, "ss": -0.5, "▁▁": -6.0,
           "es": -0.5}
+INDEX_OR_NONE = Kind("an index (an int) or None", lambda v: v is None or (isinstance(v, int) and not isinstance(v, bool)),
+                     "1")
 CASES = (["▁", "l", "o", "w"], ["l", "ow"], ["▁", "low", "er"], ["s", "s", "s", "s"], ["x", "y"], ["▁"], [],
          ["▁", "▁", "l", "o"], ["e", "s", "s"], ["▁low", "x"])
 
@@ -36,7 +38,9 @@ def check_best_pair(my_best_pair: Callable) -> Feedback:
         except Exception as exc:  # the learner's code: report, never crash the notebook
             return wrong(f"my_best_pair({symbols!r}, scores) raised {type(exc).__name__}: {exc}.",
                          "a list of fewer than two symbols has no pair at all")
-        if got == expected and type(got) is type(expected):
+        if (problem := returned(got, INDEX_OR_NONE, f"my_best_pair({symbols!r}, scores)")) is not None:
+            return problem
+        if got == expected:
             continue
         if expected is None:
             return wrong(f"for {symbols!r} no adjacent pair joins into a piece, but you returned {short(got)}.",
@@ -44,7 +48,7 @@ def check_best_pair(my_best_pair: Callable) -> Feedback:
         if got is None:
             return wrong(f"for {symbols!r} you returned None, but some adjacent pair joins into a piece.",
                          "a pair counts when its two strings joined are a key of scores")
-        if not isinstance(got, int) or isinstance(got, bool) or not 0 <= got < len(symbols) - 1:
+        if not 0 <= got < len(symbols) - 1:
             return wrong(f"for {symbols!r} you returned {short(got)}; the answer is the index of the pair's left "
                          f"symbol, from 0 to {len(symbols) - 2}.")
         joined = symbols[got] + symbols[got + 1]
@@ -98,9 +102,10 @@ def check_v3_prompt(my_v3_prompt: Callable) -> Feedback:
             got = my_v3_prompt(list(messages))
         except Exception as exc:  # the learner's code: report, never crash the notebook
             return wrong(f"my_v3_prompt({messages!r}) raised {type(exc).__name__}: {exc}.")
-        if not isinstance(got, list) or not all(isinstance(i, int) for i in got):
-            return wrong(f"my_v3_prompt({messages!r}) returned {short(got, 60)}, not a list of ids.",
-                         "return one list of ints: the whole prompt")
+        if (problem := returned(got, IDS, f"my_v3_prompt({messages!r})",
+                                "return one list of ids: the whole prompt")) is not None:
+            return problem
+        got = list(got)
         if got == expected:
             continue
         first = next((k for k, (a, b) in enumerate(zip(got, expected)) if a != b), min(len(got), len(expected)))
