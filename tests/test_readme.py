@@ -75,3 +75,16 @@ def test_links_point_at_files(link):
 def test_every_chapter_is_in_the_table():
     for notebook in sorted((ROOT / "notebooks").glob("*.ipynb")):
         assert f"(notebooks/{notebook.name})" in README, notebook.name
+
+
+def test_the_chapter_count_in_words_is_the_real_one():
+    """The opening sentence counts the chapters (00-89) and the appendices (90 and up) as the site does."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("build_site", ROOT / "tools" / "build_site.py")
+    site = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(site)
+    names = [p.name for p in (ROOT / "notebooks").glob("*.ipynb")]
+    appendices = sum(site.is_appendix(name) for name in names)
+    opening = " ".join(README.split("\n\n")[1].split())
+    assert f"in {site.in_words(len(names) - appendices)} Jupyter notebooks" in opening
+    assert f"(and {site.in_words(appendices)} appendices)" in opening
