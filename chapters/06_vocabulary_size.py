@@ -39,8 +39,8 @@ from bpe_course.widgets.vocab_size import (
 # The corpora to compare: built-in names or paths of your own UTF-8 text files. The first one is
 # used for the step-by-step sections. `don_quixote` is a whole novel, enough text that thousands
 # of merges are each learned from many occurrences; the two Python corpora are much smaller.
-# `MIN_FREQUENCY` is the rule from chapter 03, section by section below: a pair
-# seen fewer times than this is not merged.
+# `MIN_FREQUENCY` widens chapter 03's stop rule (no merge of a pair seen only once): a pair seen
+# fewer times than this is not merged. Section 3 shows what the rule saves and what it costs.
 
 # %%
 CORPORA = ["don_quixote", "python_docs", "python_code"]  # add the path of your own UTF-8 text file
