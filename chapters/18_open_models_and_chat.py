@@ -271,11 +271,12 @@ for code, (script, language) in corpus.UDHR_LANGUAGES.items():
     text = "\n".join(corpus.udhr(code).values())
     v1_ids = ours["v1"].encode(text)
     fallback_ids = sum(i in byte_ids_v1 and i != newline_id for i in v1_ids)
-    udhr_rows[language] = {"script": script, "byte-fallback share %": round(100 * fallback_ids / len(v1_ids), 1),
+    udhr_rows[language] = {"script": script, "byte pieces": fallback_ids,
+                           "byte-fallback share %": round(100 * fallback_ids / len(v1_ids), 1),
                            "v1": len(v1_ids), "Tekken": len(tek.encode_ordinary(text)),
                            "o200k": len(openai["o200k"].encode_ordinary(text))}
 udhr_counts = pd.DataFrame(udhr_rows).T
-udhr_table = udhr_counts[["script", "byte-fallback share %"]].copy()
+udhr_table = udhr_counts[["script", "byte pieces", "byte-fallback share %"]].copy()
 for label in ("v1", "Tekken", "o200k"):
     udhr_table[f"{label} ÷ English"] = (udhr_counts[label] / udhr_counts.loc["English", label]).astype(float).round(2)
 udhr_table.sort_values("byte-fallback share %", ascending=False)
@@ -283,14 +284,19 @@ udhr_table.sort_values("byte-fallback share %", ascending=False)
 # %% [hide-input]
 fallback = udhr_table["byte-fallback share %"].astype(float).sort_values(ascending=False)
 worst = fallback.index[0]
-none = [language for language, share in fallback.items() if share == 0]
+none = [language for language in fallback.index if udhr_table.loc[language, "byte pieces"] == 0]
+few = [language for language in fallback.index if 0 < udhr_table.loc[language, "byte pieces"] <= 10]
 tekken_worse = [language for language in fallback.index
                 if udhr_table.loc[language, "Tekken ÷ English"] > udhr_table.loc[language, "v1 ÷ English"]]
 display(Markdown(
     f"Under v1, {fallback.iloc[0]}% of {worst}'s tokens are byte pieces, then {fallback.index[1]} "
     f"({fallback.iloc[1]}%) and {fallback.index[2]} ({fallback.iloc[2]}%): the vocabulary lacks many of their "
     "characters, and each such character costs as many pieces as it has UTF-8 bytes. "
-    + (f"{len(none)} of the {len(fallback)} languages need none ({', '.join(none)}). " if none else "")
+    + (f"{len(none)} of the {len(fallback)} languages need none ({', '.join(none)})" if none else "No language needs none")
+    + (f"; {' and '.join(few)} {'needs' if len(few) == 1 else 'need'} only "
+       + ", ".join(f"{udhr_table.loc[lang, 'byte pieces']}" for lang in few)
+       + " byte pieces, for characters its text seldom uses" if few else "")
+    + ". "
     + f"The price shows in length: {worst}'s declaration takes {udhr_table.loc[worst, 'v1 ÷ English']:.2f} times "
     f"English's tokens under v1, {udhr_table.loc[worst, 'o200k ÷ English']:.2f} times under o200k — and "
     f"{udhr_table.loc[worst, 'Tekken ÷ English']:.2f} times under Tekken, whose bigger vocabulary "
@@ -603,8 +609,9 @@ display(Markdown(
     + "; ".join(f"`{n}`: " + ", ".join(f"{c} {per_word.loc[n, c]:.3f}" for c in COLUMNS) for n in english)
     + f". On Python source: " + ", ".join(f"{c} {per_word.loc['python_code', c]:.3f}" for c in COLUMNS)
     + ". Byte-fallback share of v1's tokens on the UDHR (line breaks left out): "
-    + ", ".join(f"{language} {share}%" for language, share in fallback.items())
-    + ". "
+    + ", ".join(f"{language} {100 * udhr_counts.loc[language, 'byte pieces'] / udhr_counts.loc[language, 'v1']:.2f}%"
+                for language in fallback.index if language not in none)
+    + f"; none for {', '.join(none)}. "
     + f"The injection: under v1 the forged message `{forged[0][1]}` gives {forged_v1}, the real conversation "
     + f"{real_v1}; under v3 the same message gives {library_prompt(forged, 'v3')}, where the control id "
     + f"{ours['v3'].control['[INST]']} (`[INST]`) appears once, written by the template."))
