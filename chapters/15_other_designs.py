@@ -1,7 +1,7 @@
 # %% [markdown]
 # # 15 · Other designs: SentencePiece, WordPiece, Unigram, BPE-dropout
 #
-# [← 14 When tokens bite](14_when_tokens_bite.ipynb) · [00 Start here](00_start_here.ipynb)
+# [← 14 When tokens bite](14_when_tokens_bite.ipynb) · [00 Start here](00_start_here.ipynb) · [16 What a tokenizer does to a model →](16_what_a_tokenizer_does_to_a_model.ipynb)
 #
 # This course built one design, byte-level BPE with a regex pre-tokenizer: GPT-2's, GPT-4's and
 # GPT-4o's. Other families of models made other choices. In this chapter you will train, on the same
@@ -326,8 +326,9 @@ print(f"the four designs' tokens per word are within 20% of each other: {spread 
 #
 # Provilkov et al. (2020) keep the merges and change encoding: at every step, each merge that could
 # apply is skipped with probability `p`. The same word then comes out in several valid spellings,
-# and a model trained on them learns that a word can be cut in pieces. It is a small change to the
-# merge loop of chapter 09 — one random draw per candidate merge:
+# and a model trained on them learns that a word can be cut in pieces (whether that buys an n-gram model
+# robustness to typos is measured in [chapter 16](16_what_a_tokenizer_does_to_a_model.ipynb)). It is a small
+# change to the merge loop of chapter 09 — one random draw per candidate merge:
 
 # %%
 def dropout_merge(piece: bytes, ranks: dict[bytes, int], p: float, rng: Random) -> list[bytes]:
@@ -538,4 +539,4 @@ check_reachable(my_reachable)
 # ```
 # </details>
 #
-# [← 14 When tokens bite](14_when_tokens_bite.ipynb) · [00 Start here](00_start_here.ipynb)
+# [← 14 When tokens bite](14_when_tokens_bite.ipynb) · [00 Start here](00_start_here.ipynb) · [16 What a tokenizer does to a model →](16_what_a_tokenizer_does_to_a_model.ipynb)
