@@ -141,7 +141,8 @@ def check_train_words(train_words: Callable[[dict[Word, int], int], list[Pair]])
         return correct(f"all {len(expected)} merges equal train_bpe(..., method='naive').")
     k = next((i for i, (a, b) in enumerate(zip(got, expected)) if a != b), min(len(got), len(expected)))
     if k == len(got):
-        return wrong(f"you returned {len(got)} merges; the first {k} are right, but {len(expected)} were asked for",
+        right_so_far = f"; the first {k} are right" if k else ""
+        return wrong(f"you returned {len(got)} merges{right_so_far}, but {len(expected)} were asked for",
                      "loop n_merges times (stop early only if no pair is left)")
     if k == len(expected):
         return wrong(f"you returned {len(got)} merges, more than the {len(expected)} asked for",
