@@ -25,14 +25,19 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bpe_course.bytelevel import str_to_token
-from bpe_course.exercises import ch01, ch03, ch04, ch05, ch08, ch10, ch11, ch12, ch14, ch15
+from bpe_course.exercises import ch01, ch03, ch04, ch05, ch08, ch10, ch11, ch12, ch14, ch15, ch16
 from bpe_course.exercises.feedback import Feedback
+from bpe_course.mistral import chat_ids
 from bpe_course.pretokenize import GPT2_PATTERN, GPT4_PATTERN, pretokenize
+from bpe_course.sentencepiece_bpe import best_pair
 from bpe_course.tokenizer import Tokenizer
+from bpe_course.variants import fewest_tokens, gini, is_superword
+from bpe_course.widgets.model_quality import Sweep
 from bpe_course.train import train_bpe
 from bpe_course.wordbpe import count_pairs, merge_pair
 
-MODULES = [importlib.import_module(f"bpe_course.exercises.ch{n:02d}") for n in range(1, 16)]
+EXERCISES = Path(ch01.__file__).parent
+MODULES = [importlib.import_module(f"bpe_course.exercises.{p.stem}") for p in sorted(EXERCISES.glob("ch[0-9][0-9].py"))]
 
 
 # ---------------------------------------------------------------- what each parameter must be
@@ -102,6 +107,16 @@ def build_ids(system: str, user: str) -> list[int]:
 
     tok = gpt2()
     return tok.encode_ordinary(system) + [tok.special_tokens["<|endoftext|>"]] + tok.encode_ordinary(user)
+
+
+def small_sweep() -> Sweep:
+    """Chapter 16's Sweep on a little text: three vocabulary sizes of the practice tokenizer."""
+    text = " ".join(ch12.PRACTICE_TEXTS)
+    return Sweep(practice_tokenizer(), text * 3, text, [0, 5, 20])
+
+
+def v3_prompt(messages: list[tuple[str, str]]) -> list[int]:
+    return chat_ids(messages, "v3")
 
 
 # checker name -> (valid arguments, {parameter: Arg or Fn})
@@ -200,6 +215,23 @@ SPEC: dict[str, tuple[dict[str, Any], dict[str, Arg | Fn]]] = {
                                      "tok": Arg("a Tokenizer", lambda v: isinstance(v, Tokenizer)),
                                      "text": Arg("a string", is_str)}),
     "check_hf_ids": ({"hf_ids": hf_ids}, {"hf_ids": Fn("a list of ids", seq_of(is_int))}),
+    "check_bits_per_byte": ({"bits_per_byte_of": ch16.bits_per_byte_reference},
+                            {"bits_per_byte_of": Fn("a number", is_number)}),
+    "check_continuations": ({"continuation_counts": ch16.continuation_reference},
+                            {"continuation_counts": Fn("a dict mapping token ids to counts", lambda v: isinstance(
+                                v, Mapping) and all(is_int(k) and is_int(n) for k, n in v.items()))}),
+    "check_unigram_best": ({"answer": 256, "sweep": small_sweep()},
+                           {"answer": Arg("an int", is_int),
+                            "sweep": Arg("the chapter's Sweep", lambda v: isinstance(v, Sweep))}),
+    "check_fewest_count": ({"fewest_count": lambda piece, vocab: len(fewest_tokens(piece, set(vocab)))},
+                           {"fewest_count": Fn("an int", is_int)}),
+    "check_gini": ({"my_gini": gini},
+                   {"my_gini": Fn("a number", is_number)}),
+    "check_superword": ({"spans_words": is_superword},
+                        {"spans_words": Fn("True or False", lambda v: isinstance(v, bool))}),
+    "check_best_pair": ({"my_best_pair": best_pair},
+                        {"my_best_pair": Fn("an index (an int) or None", lambda v: v is None or is_int(v))}),
+    "check_v3_prompt": ({"my_v3_prompt": v3_prompt}, {"my_v3_prompt": Fn("a list of ids", seq_of(is_int))}),
 }
 
 
