@@ -389,8 +389,9 @@ display(Markdown(f"In the package that threshold is `QUEUE_FLOOR` = {QUEUE_FLOOR
 #
 # * Counts add up, so counting can be shared out to any number of machines (`bpe_course.scale`
 #   with Dask); the merge loop runs once, on the sum (`train_counts`).
-# * On varied text the queue carries many rare pairs. The best count never goes up, so a bucket
-#   queue (rung 5) appends most of them to plain lists and keeps only the current count in a heap.
+# * On varied text every merge changes many pair counts, and a single heap of every entry grows long.
+#   The best count never goes up, so a bucket queue (rung 5) appends almost every new entry to a plain
+#   list and keeps only the current count's list as a heap.
 # * Python's cycle collector keeps going through the containers learning makes; learning makes no
 #   cycles, so pausing it while learning loses nothing and saves its passes.
 # * The package's queue floor keeps the rarest pairs out of the queue until training comes down to them.
