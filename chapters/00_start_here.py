@@ -6,8 +6,10 @@
 # This course teaches **byte-pair encoding (BPE)**, the tokenization method behind GPT-2,
 # GPT-4 and most large language models, by building it. You start from characters and a toy
 # corpus, write the training loop and the encoder yourself, move to bytes and regex
-# pre-tokenization, and end by reproducing **GPT-2's tokenizer rank for rank** and **GPT-4's
-# `cl100k_base`** exactly — the same ids as OpenAI's `tiktoken`, checked in the notebooks.
+# pre-tokenization, and reproduce **GPT-2's tokenizer rank for rank** and **GPT-4's
+# `cl100k_base`** exactly — the same ids as OpenAI's `tiktoken`, checked in the notebooks. Then
+# you measure what a tokenizer does to a language model (in bits per byte), try the newest BPE
+# variants, and rebuild an open model's tokenizer and chat prompt id for id.
 #
 # Every chapter builds a short *teaching version* of something, then checks it against the
 # course's helper package `bpe_course` (the canonical, tested version that later chapters
@@ -33,6 +35,11 @@
 # | 13 | [The token tax](13_token_tax.ipynb) | one text in 18 languages: what each costs in tokens, relative to English, for GPT-2, GPT-4 and GPT-4o and for your own tokenizers | **token-tax explorer**: choose a training mix |
 # | 14 | [When tokens bite](14_when_tokens_bite.ipynb) | under-trained tokens, spelling, numbers, whitespace and token healing, measured | tables for GPT-2, GPT-4 and GPT-4o |
 # | 15 | [Other designs](15_other_designs.ipynb) | SentencePiece, WordPiece, Unigram and BPE-dropout on the same text | **dropout explorer** |
+# | 16 | [What a tokenizer does to a model](16_what_a_tokenizer_does_to_a_model.ipynb) | bits per byte, a bigram model by hand, then Kneser-Ney n-grams: which vocabulary, pattern and training help a model | **model-quality explorer**: vocabulary size and n-gram order |
+# | 17 | [Beyond greedy BPE](17_beyond_greedy_bpe.ipynb) | optimal segmentation, SuperBPE, Picky BPE and parity-aware BPE against plain BPE, in tokens and bits per byte | **SuperBPE explorer** |
+# | 18 | [Open models' tokenizers and the chat prompt](18_open_models_and_chat.ipynb) | SentencePiece BPE and Mistral's Tekken rebuilt exactly; the chat template token by token: injection, control tokens, double `<s>`, trailing spaces | **conversation editor** |
+# | 90 | [Appendix: what the tutorials claim, checked](90_appendix_tutorials_checked.ipynb) | five write-ups re-run on their own text with their own algorithms | — |
+# | 91 | [Appendix: training at scale](91_appendix_training_at_scale.ipynb) | the bucket queue for varied text, the cycle collector, the queue floor, Dask | timing split |
 #
 # Each chapter ends with 2–4 exercises. Their checkers run your code on hidden cases and tell
 # you the first case that fails, with a hint; solutions are folded away under **Solution**.
@@ -45,8 +52,8 @@
 # CORPUS = "python_docs"  # or the path of your own UTF-8 text file
 # ```
 #
-# Replace the name by a path (`"my_notes.txt"`, relative to the `notebooks/` folder, or an
-# absolute path) and run the chapter again. Everything goes through
+# Replace the name by a path (`"my_notes.txt"`, relative to the folder this notebook is in —
+# `my_notebooks/` when you opened the course with `make lab` — or an absolute path) and run the chapter again. Everything goes through
 # `bpe_course.corpus.load_text`, which accepts a built-in corpus name or a UTF-8 file and says
 # clearly what is wrong otherwise (a typo'd name, a missing file, bytes that are not UTF-8).
 # A few hundred kilobytes of text is plenty; the built-in corpora are offline and frozen
@@ -149,6 +156,6 @@ print("decode(encode(sentence)) == sentence:", gpt2.decode(ours) == SENTENCE)
 #
 # **Further reading.** The papers, libraries and courses this one builds on — Gage (1994), Sennrich
 # et al. (2016), Radford et al. (2019, section 2.2), tiktoken, minbpe and others — are collected in
-# [docs/references.md](../docs/references.md).
+# [the references](../docs/references.md).
 #
 # [01 Characters, words and why subwords →](01_characters_and_words.ipynb)

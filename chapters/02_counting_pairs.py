@@ -183,14 +183,16 @@ explorer = PairExplorer(TOY)
 explorer
 
 # %% [markdown]
-# The widget can be driven from Python too: `explorer.step()` is one click. Five steps give the
-# package trainer's first five merges:
+# The widget can be driven from Python too: `step()` is one click. Five steps of a second explorer
+# (the one above stays where your clicks leave it) give the package trainer's first five merges:
 
 # %%
+driven = PairExplorer(TOY)
 for _ in range(5):
-    explorer.step()
-print(explorer.merges)
-assert explorer.merges == trained.merges[:5]
+    driven.step()
+print(driven.merges)
+assert driven.merges == trained.merges[:5]
+assert explorer.merges == []  # the widget above is untouched
 print("the explorer's merges == WordBPE's first 5 merges: True")
 
 # %% [markdown]
@@ -207,16 +209,18 @@ print(f"{len(real.words):,} distinct words; {len(real.counts):,} distinct pairs"
 real
 
 # %% [markdown]
-# Three clicks here give the same three merges as the package trained on the same text
-# (asked for its base vocabulary — 4 specials, the characters, `</w>` — plus 3 tokens):
+# Three clicks (again on a second explorer, so the one above stays at the start) give the same
+# three merges as the package trained on the same text (asked for its base vocabulary — 4
+# specials, the characters, `</w>` — plus 3 tokens):
 
 # %%
+real_driven = PairExplorer(train_text)
 for _ in range(3):
-    real.step()
+    real_driven.step()
 base_size = len(wordbpe.SPECIALS) + len(set("".join(train_text.split()))) + 1
 three = wordbpe.WordBPE.train(train_text, vocab_size=base_size + 3)
-assert real.merges == three.merges
-print(f"explorer: {real.merges}\nWordBPE:  {three.merges}")
+assert real_driven.merges == three.merges and real.merges == []
+print(f"explorer: {real_driven.merges}\nWordBPE:  {three.merges}")
 
 # %% [markdown]
 # ## Recap

@@ -263,7 +263,7 @@ print(f"{len(random_texts):,} random strings: identical")
 # %% [markdown]
 # ### A look-alike with an alternative that never matches
 #
-# A write-up on building a tokenizer (chapter 03 checks others) pre-tokenizes with a pattern that
+# A write-up on building a tokenizer ([appendix 90](90_appendix_tutorials_checked.ipynb) checks it and four others) pre-tokenizes with a pattern that
 # looks like GPT-2's but uses `\w` for "word character":
 # `'s|'t|'re|'ve|'m|'ll|'d| ?\w+| ?\d+| ?[^\s\w\d]+|\s+`, and describes it as matching
 # contractions, words, **numbers**, punctuation and whitespace. But `\w` already takes digits, and

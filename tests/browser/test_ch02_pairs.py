@@ -16,8 +16,8 @@ pytestmark = pytest.mark.browser
 
 NOTEBOOK = "02_counting_pairs.ipynb"
 TOY = "low " * 5 + "lower " * 2 + "newest " * 6 + "widest " * 3  # the chapter's toy corpus (Sennrich et al.)
-TOY_STEPS_IN_NOTEBOOK = 5  # the chapter clicks its toy explorer 5 times from Python
-REAL_STEPS_IN_NOTEBOOK = 3  # ... and the real-text one 3 times
+TOY_STEPS_IN_NOTEBOOK = 5  # the chapter clicks a second toy explorer 5 times from Python (the shown one stays at 0)
+REAL_STEPS_IN_NOTEBOOK = 3  # ... and a second real-text one 3 times
 
 
 def words_after(text: str, merges: list) -> dict:
@@ -60,14 +60,19 @@ def test_pair_explorer_buttons(open_notebook):
     toy, real = explorers.nth(0), explorers.nth(1)
     trained = WordBPE.train(TOY, vocab_size=1000)  # runs until no pair occurs twice
 
-    # After Run All the toy explorer shows the 5 merges the chapter made from Python.
+    # After Run All the toy explorer is where its own cell put it, at the start: the chapter drives a
+    # second explorer from Python. Clicking 5 times gives the 5 merges the chapter's second one made.
     status = toy.locator(".bpe-merge-message")
+    expect(status).to_contain_text("Every word is split into characters")
+    expect_state(toy, TOY, [])
+    button = toy.locator(".bpe-merge-button")
+    for _ in range(TOY_STEPS_IN_NOTEBOOK):
+        button.click()
     a, b = trained.merges[TOY_STEPS_IN_NOTEBOOK - 1]
     expect(status).to_contain_text(f"Merge {TOY_STEPS_IN_NOTEBOOK}: {a} + {b} → {a + b}")
     expect_state(toy, TOY, trained.merges[:TOY_STEPS_IN_NOTEBOOK])
 
     # One click: the bars' best (red, first) pair is exactly the trainer's next merge.
-    button = toy.locator(".bpe-merge-button")
     best_shown = shown_bars(toy)[0][0]
     assert best_shown == trained.merges[TOY_STEPS_IN_NOTEBOOK]
     button.click()
@@ -95,7 +100,9 @@ def test_pair_explorer_buttons(open_notebook):
     train_text, _ = corpus.train_heldout(notebook_constants(NOTEBOOK)["CORPUS"])
     base_size = len(SPECIALS) + len(set("".join(train_text.split()))) + 1
     real_merges = WordBPE.train(train_text, vocab_size=base_size + REAL_STEPS_IN_NOTEBOOK + 1).merges
-    real.locator(".bpe-merge-button").click()
+    expect_state(real, train_text, [])  # at the start after Run All, like the toy one
+    for _ in range(REAL_STEPS_IN_NOTEBOOK + 1):
+        real.locator(".bpe-merge-button").click()
     a, b = real_merges[REAL_STEPS_IN_NOTEBOOK]
     expect(real.locator(".bpe-merge-message")).to_contain_text(f"Merge {REAL_STEPS_IN_NOTEBOOK + 1}: {a} + {b}")
     expect_state(real, train_text, real_merges)
