@@ -442,6 +442,11 @@ print(f"held-out text of {CORPORA[0]} uses {early_used:.0%} of the first {last_b
 # but cannot prove — is that a bigger vocabulary pays off once the training text mixes code and many
 # languages, because each kind of text then brings its own frequent pieces.
 #
+# Fewer tokens per word is not yet a better model: each token can be harder to predict.
+# [Chapter 16](16_what_a_tokenizer_does_to_a_model.ipynb) asks the question this plot raises — which size
+# is best for a model? — and measures it in bits per byte of held-out text, under language models trained
+# live on each vocabulary.
+#
 # ## Recap
 #
 # * Measure tokens per word (or bytes per token) on held-out text. Training text flatters a tokenizer (section 3:

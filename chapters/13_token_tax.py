@@ -265,6 +265,9 @@ display(Markdown(
 # ratios are served worse and cost more (Petrov et al., 2023; Ahia et al., 2023 — see
 # [docs/references.md](../docs/references.md)); how much of that is the tokenizer and how much the
 # amount of training text in each language is hard to separate, and this chapter does not try.
+# [Chapter 16, section 7](16_what_a_tokenizer_does_to_a_model.ipynb) measures the tokenizer's part with
+# everything else held fixed (one n-gram model, the same balanced training articles), in bits per byte
+# rather than tokens; how the gap divides between tokenizer and training data in real models stays argued.
 #
 # ## 7. What chapters 07 and 10 can and cannot show
 #
