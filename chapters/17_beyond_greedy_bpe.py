@@ -1,7 +1,7 @@
 # %% [markdown]
 # # 17 · Beyond greedy BPE
 #
-# [← 16 What a tokenizer does to a model](16_what_a_tokenizer_does_to_a_model.ipynb) · [00 Start here](00_start_here.ipynb)
+# [← 16 What a tokenizer does to a model](16_what_a_tokenizer_does_to_a_model.ipynb) · [00 Start here](00_start_here.ipynb) · [18 Open models' tokenizers and the chat prompt →](18_open_models_and_chat.ipynb)
 #
 # Since 2024 papers have changed the BPE algorithm itself: what it merges, what it keeps and how it
 # cuts a text with the vocabulary it learned. Each change is a few dozen lines on top of the merge
@@ -166,10 +166,14 @@ fewer = 1 - section1.loc["fewest tokens", "tokens per byte"] / section1.loc["pla
 bits_change = section1.loc["fewest tokens", "bits per byte"] - section1.loc["plain BPE", "bits per byte"]
 display(Markdown(
     f"The shortest path saves {fewer:.1%} of the held-out tokens, and the model "
-    + (f"needs {bits_change:.4f} bits per byte **more**: fewer tokens, more bits. "
+    + (f"needs {bits_change:.4f} bits per byte more"
+       + (": fewer tokens, **more** bits. " if bits_change >= 0.01 else ". ")
        if bits_change > 0 else f"needs {-bits_change:.4f} bits per byte fewer. ")
+    + (f"The difference is {abs(bits_change) / section1.loc['plain BPE', 'bits per byte']:.2%} of the bits, small "
+       "enough that the safe reading is not 'worse' but 'no better': the fewer tokens did not buy a better "
+       "model. " if abs(bits_change) < 0.01 else "")
     + f"Merge order already gives the shortest cut for {1 - len(shorter) / len(pieces):.0%} of the different "
-      "held-out pieces. The model learned from training text cut the same way, so the extra bits are no "
+      "held-out pieces. The model learned from training text cut the same way, so the result is no "
       "mismatch; probably the shortest cuts lean on longer, rarer tokens, whose n-grams have fewer examples "
       "to learn from. That is Schmidt et al.'s finding in small: compression "
       "alone is not what a model needs."))
@@ -382,7 +386,9 @@ display(Markdown(
     f"{p['bits per byte']:.4f} bits per byte against {b['bits per byte']:.4f}. Unused tokens go from "
     f"{unused_plain} to {unused_picky}. So on our text the paper's first claim holds — compression is "
     f"{'not hurt' if p['tokens per byte'] <= b['tokens per byte'] * 1.005 else 'hurt a little'} — and the "
-    f"count-based model {'gains' if p['bits per byte'] < b['bits per byte'] else 'does not gain'}; what the "
+    f"count-based model {'gains' if p['bits per byte'] < b['bits per byte'] else 'does not gain'} (the "
+    f"{abs(p['bits per byte'] - b['bits per byte']):.4f} bits per byte between them is too small to lean on "
+    "either way); what the "
     "paper measured beyond that, tokens a neural model leaves under-trained, an n-gram model cannot show."))
 
 # %% [markdown]
@@ -491,7 +497,11 @@ display(Markdown(
     f"together {totals['parity-aware']:,} instead of {totals['classical']:,} "
     f"({totals['parity-aware'] / totals['classical'] - 1:+.1%}) — more than the paper's small cost, probably because with "
     f"only {PARITY_MERGES:,} merges every merge given to one language is taken from the others. The mean bits per "
-    f"byte over the languages go from {mean_bits['classical']:.4f} to {mean_bits['parity-aware']:.4f}."))
+    f"byte over the languages go from {mean_bits['classical']:.4f} to {mean_bits['parity-aware']:.4f}"
+    + (": about the same on average, though single languages move by up to "
+       f"{(section4[('bits per byte', 'parity-aware')] - section4[('bits per byte', 'classical')]).abs().max():.2f} "
+       "bits per byte either way (the table above)."
+       if abs(mean_bits["classical"] - mean_bits["parity-aware"]) < 0.01 else ".")))
 
 # %% [markdown]
 # ## 5. What held on our text
@@ -588,3 +598,5 @@ check_superword(spans_words)
 #     return b" " in token.strip(b" ")
 # ```
 # </details>
+#
+# [← 16 What a tokenizer does to a model](16_what_a_tokenizer_does_to_a_model.ipynb) · [00 Start here](00_start_here.ipynb) · [18 Open models' tokenizers and the chat prompt →](18_open_models_and_chat.ipynb)
