@@ -63,9 +63,9 @@ print(f"training text: {len(train_text):,} characters of {len(book_train):,}; he
 #
 # A **language model** gives every token a probability, given the tokens before it. A token the
 # model expected (probability near 1) is cheap; a surprise is expensive. The price of a token of
-# probability *p* is `-log2(p)` bits: that is how many bits an arithmetic coder driven by the model
-# spends on it (Shannon, 1948), so the total over a text is the size of the text compressed by
-# that model. A better model is a better compressor.
+# probability *p* is `-log2(p)` bits, its ideal code length (Shannon, 1948); an arithmetic coder
+# driven by the model comes within a couple of bits of the total over a whole text, so the total is
+# the size of the text compressed by that model. A better model is a better compressor.
 #
 # Divide the total by the text's UTF-8 bytes and you get **bits per byte**. Tokens per word asks
 # how many pieces a tokenizer cuts a text into; bits per byte asks how much a model must still

@@ -399,7 +399,10 @@ display(Markdown(
 # change one line: at each step, find the language whose **development text** — parallel, the same
 # content in every language — is longest in tokens so far, and make the merge that is most frequent
 # in *that language's* training text. They report a Gini coefficient of per-language costs up to 89%
-# lower than classical BPE's, at little cost in overall compression.
+# lower than classical BPE's, at little cost in overall compression. The **Gini coefficient** measures
+# how unequal a list of numbers is: the mean absolute difference over all pairs, divided by twice the
+# mean — zero when every language costs the same, larger the more the costs differ (exercise 17.2
+# asks you to write it).
 #
 # The data: the declaration in every language of chapter 13, cut by articles into three parts: one
 # to train on, one for the development text, one to measure on.
