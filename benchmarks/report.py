@@ -120,7 +120,7 @@ def _number(value) -> str:
 
 
 def print_table(rows: list[dict]) -> None:
-    head = f"{'section':<13}{'case':<21}{'tool':<13}{'size MB':>8}{'bytes':>15}{'vocab':>7}{'pre-tokens':>11}" \
+    head = f"{'section':<15}{'case':<21}{'tool':<13}{'size MB':>8}{'bytes':>15}{'vocab':>7}{'pre-tokens':>11}" \
            f"{'median s':>10}{'min-max s':>17}{'MB/s':>8}{'RSS MB':>8}{'worker':>8}{'PSS MB':>8}{'ratio':>8}  " \
            f"meaning / note"
     print(head)
@@ -128,7 +128,7 @@ def print_table(rows: list[dict]) -> None:
     for r in rows:
         span = f"{r['min_s']:.3f}-{r['max_s']:.3f}" if r["median_s"] != "" else ""
         median = f"{r['median_s']:.3f}" if r["median_s"] != "" else ""
-        print(f"{r['section']:<13}{r['case']:<21}{r['tool']:<13}{_number(r['size_mb']):>8}"
+        print(f"{r['section']:<15}{r['case']:<21}{r['tool']:<13}{_number(r['size_mb']):>8}"
               f"{_number(r['input_bytes']):>15}{r['vocab_size']!s:>7}{_number(r['distinct_pretokens']):>11}"
               f"{median:>10}{span:>17}{r['mb_per_s']!s:>8}{r['peak_rss_mb']!s:>8}{r['worker_rss_mb']!s:>8}{r['peak_pss_mb']!s:>8}"
               f"{r['ratio']!s:>8}  "
