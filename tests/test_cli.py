@@ -247,26 +247,69 @@ def test_show_on_a_terminal_that_is_not_utf8():
     assert b"\\u2713" in done.stdout and b"\\xe9" in done.stdout
 
 
-def test_ctrl_c_during_training_says_one_line(tmp_path):
+@pytest.fixture(scope="module")
+def big_text(tmp_path_factory) -> Path:
+    """~16 MB of varied text: counted by a forked worker for about a second, then a second or more of learning."""
     import random
-    import signal
-    import time
     rng = random.Random(1)
     syllables = ["ka", "lo", "mi", "ne", "su", "ta", "ri", "po", "de", "fa", "gu", "he", "ji", "wo", "ze", "xy"]
     words = ["".join(rng.choice(syllables) for _ in range(rng.randint(1, 5))) for _ in range(200_000)]
-    big = tmp_path / "big.txt"
+    big = tmp_path_factory.mktemp("ctrl_c") / "big.txt"
     with open(big, "w", encoding="utf-8") as f:
-        for _ in range(12):  # ~16 MB of varied text: counted by forked workers for a few seconds
+        for _ in range(12):
             rng.shuffle(words)
             f.write(" ".join(words) + "\n")
-    proc = subprocess.Popen([*MODULE, "train", str(big), "--vocab-size", "20000", "-o", str(tmp_path / "o"), "-q"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    return big
+
+
+def children(pid: int) -> set[int] | None:
+    """The processes ``pid`` has forked and not yet reaped (Linux), else None."""
+    try:
+        return {int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()}
+    except OSError:
+        return None
+
+
+@pytest.mark.parametrize("moment", ["a worker starts", "counting", "learning"])
+def test_ctrl_c_during_training_says_one_line(tmp_path, big_text, moment):
+    """Ctrl-C as a terminal sends it (to every process of the job), at three moments of training.
+
+    subtle: the signal must reach a running process. This test once slept a fixed 1.5 s, and on a
+    quiet machine training (1.6 to 3.5 s here) sometimes ended first: Popen.send_signal then sends
+    nothing, and the run exited 0 with nothing on stderr. Each moment is now found by watching the
+    process's workers, and the test fails if training ended before the signal was sent.
+    """
+    import signal
+    import time
+    out = tmp_path / "o"
+    proc = subprocess.Popen([*MODULE, "train", str(big_text), "--vocab-size", "20000", "-o", str(out), "-q"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    time.sleep(1.5)
-    proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=120)
+    seen: set[int] = set()
+    if children(proc.pid) is None:  # no /proc: fixed delays, long before training ends
+        time.sleep({"a worker starts": 0.4, "counting": 0.8, "learning": 1.2}[moment])
+    else:
+        deadline = time.monotonic() + 60
+        while proc.poll() is None and time.monotonic() < deadline:
+            now = children(proc.pid) or set()
+            if now and moment == "a worker starts":
+                break
+            if seen and now and moment == "counting" and time.monotonic() > counting_from + 0.3:
+                break
+            if seen and not now and moment == "learning":  # the workers have sent their counts and ended
+                time.sleep(0.1)
+                break
+            if now and not seen:
+                counting_from = time.monotonic()
+            seen |= now
+            time.sleep(0.002)
+    assert proc.poll() is None, f"training ended before Ctrl-C at '{moment}': make the test's text bigger"
+    os.killpg(proc.pid, signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
     assert proc.returncode == 130, err
     assert err.decode().strip().splitlines() == ["bpe-course: interrupted"], err.decode()[-2000:]
+    assert not (out / "bpe_course.json").exists()
+    assert all(children(pid) is None for pid in seen)  # no worker outlived the run
 
 
 def test_closed_stdin_and_specials_error_in_option_names():

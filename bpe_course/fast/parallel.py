@@ -167,14 +167,32 @@ def _start(task: Callable, jobs: Sequence[tuple], name: str, others: Sequence[in
     orders_read, orders_write = os.pipe()
     answers_read, answers_write = os.pipe()
     prctl, parent = _prctl(), os.getpid()
-    pid = os.fork()
+    # subtle: Ctrl-C is held back from just before the fork until the child ignores it. A terminal sends
+    # it to every process of the job; one arriving as the child starts raised KeyboardInterrupt in the
+    # child -- in Python's own after-fork code ("Exception ignored in: ... _after_fork", printed on the
+    # terminal) or back in the parent's code, which the child is a copy of. The parent gets it on unblocking.
+    mask = _block_ctrl_c()
+    try:
+        pid = os.fork()
+    except BaseException:
+        _unblock(mask)
+        for fd in (orders_read, orders_write, answers_read, answers_write):
+            os.close(fd)
+        raise
     if pid:
         os.close(orders_read)
         os.close(answers_write)
-        return Worker(pid, orders_write, answers_read)
+        worker = Worker(pid, orders_write, answers_read)
+        try:
+            _unblock(mask)  # a Ctrl-C that came meanwhile is raised here
+        except BaseException:
+            _stop(worker)  # subtle: not yet in the caller's list of workers to stop
+            raise
+        return worker
     status = 1
     try:  # the child: from here on it only ever leaves through os._exit
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to report, once
+        _unblock(mask)  # subtle: only now; a Ctrl-C held back meanwhile is dropped, as it is ignored
         if prctl is not None:  # subtle: a parent killed by SIGKILL takes its workers with it (Linux)
             prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
             if os.getppid() != parent:  # it died before the line above
@@ -198,6 +216,19 @@ def _start(task: Callable, jobs: Sequence[tuple], name: str, others: Sequence[in
         # subtle: _exit, not exit: the child must not run the parent's exit handlers, nor flush the
         # output it inherited unwritten (it would be printed twice)
         os._exit(status)
+
+
+def _block_ctrl_c():
+    """Hold SIGINT back in this thread; the signal mask to restore with :func:`_unblock` (None where there is none)."""
+    if not hasattr(signal, "pthread_sigmask"):
+        return None
+    return signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+
+
+def _unblock(mask) -> None:
+    """Restore the signal mask :func:`_block_ctrl_c` saved; a SIGINT that came meanwhile is delivered now."""
+    if mask is not None:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
 
 
 _PR_SET_PDEATHSIG = 1
