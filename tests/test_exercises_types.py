@@ -371,3 +371,21 @@ def test_the_issue_examples() -> None:
     assert "no answer yet" in ch10.check_digit_pretokens(None).message
     assert "(a list of strings)" in ch10.check_digit_pretokens(None).message
     assert "is not a list of strings (it is a list of object)" in ch10.check_digit_pretokens([object()]).message
+
+
+# ---------------------------------------------------------------- any value a learner can type, however large
+
+HUGE = 10**4999  # 5,000 digits: past Python's limit on turning an int into text (4,300 digits), so it has no repr
+SHOWS_HUGE = {("check_token_counts", "word_tokens"), ("check_whitespace_vocab_size", "answer"),
+              ("check_stop", "merges"), ("check_fewest_merges", "answer"), ("check_safe_cut", "position")}
+
+
+@pytest.mark.parametrize("name, param", PARAMETERS)
+def test_a_5000_digit_int_gets_feedback(name: str, param: str) -> None:
+    """A 5,000-digit int as every argument (or what a learner's function returns), alone or in a container."""
+    spec = SPEC[name][1][param]
+    for value in (HUGE, -HUGE, [HUGE], (HUGE, HUGE), {"a": HUGE}, {HUGE: 1}):
+        feedback = call(name, param, (lambda *args, value=value: value) if isinstance(spec, Fn) else value)
+        assert "Exceeds the limit" not in feedback.message, (name, param, feedback.message)
+    if (name, param) in SHOWS_HUGE:  # the checkers that show the answer back show its size instead
+        assert "an integer of 5,000 digits" in call(name, param, HUGE).message

@@ -15,7 +15,7 @@ import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .feedback import INT, NUMBER, Feedback, correct, expect, expect_all, run_cases, short as _short, wrong
+from .feedback import INT, NUMBER, Feedback, correct, expect, expect_all, run_cases, short as _short, shown as _shown, wrong
 
 
 # ---------------------------------------------------------------- exercise 1: OOV rate
@@ -78,12 +78,12 @@ def check_token_counts(char_tokens: int, word_tokens: int) -> Feedback:
         return correct(f"{want_chars} character tokens against {want_words} word tokens for the same "
                        f"{want_words} words: {want_chars / want_words:.1f} times as many.")
     if word_tokens != want_words:
-        return wrong(f"word_tokens={word_tokens!r} is off.",
+        return wrong(f"word_tokens={_shown(word_tokens)} is off.",
                      "the whitespace tokenizer gives one token per run of non-space characters; count the runs.")
     if char_tokens == letters:
         return wrong(f"char_tokens={char_tokens} counts only the letters.",
                      "the character tokenizer keeps the spaces too (so decoding gives back the text): count them.")
-    return wrong(f"char_tokens={char_tokens!r} is off.", "one token per character, letters and spaces alike.")
+    return wrong(f"char_tokens={_shown(char_tokens)} is off.", "one token per character, letters and spaces alike.")
 
 
 # ---------------------------------------------------------------- exercise 3: vocabulary size
@@ -109,5 +109,5 @@ def check_whitespace_vocab_size(answer: int) -> Feedback:
         return wrong(f"{answer} treats 'The' and 'the' as one word.", "text.split() keeps case: they are two entries.")
     if answer == len({w.strip(".!?") for w in words}):
         return wrong(f"{answer} strips the punctuation.", "text.split() keeps 'sat.' and 'sat' apart.")
-    return wrong(f"{answer!r} is not the number of distinct whitespace tokens.",
+    return wrong(f"{_shown(answer)} is not the number of distinct whitespace tokens.",
                  "write the words of VOCAB_TEXT.split() down and cross out repeats.")

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..wordbpe import SPECIALS, Pair, WordBPE, apply_merge, count_pairs, merge_pair, word_counts
-from .feedback import INT, STR_PAIRS, STRINGS, Feedback, correct, expect, expect_all, run_cases, wrong
+from .feedback import INT, STR_PAIRS, STRINGS, Feedback, correct, expect, expect_all, run_cases, shown as _shown, wrong
 
 BIG = 10**6  # a vocab_size no toy corpus reaches: training runs until no pair repeats
 
@@ -70,12 +70,12 @@ def check_stop(merges: int, vocab_size: int) -> Feedback:
         return correct(f"{want_merges} merges, then no pair occurs twice; vocabulary = {base} base tokens "
                        f"({len(SPECIALS)} specials + {len(bpe.alphabet)} characters + '</w>') + {want_merges} = {want_vocab}.")
     if vocab_size == STOP_VOCAB_SIZE or merges == STOP_VOCAB_SIZE - base:
-        return wrong(f"({merges}, {vocab_size}) assumes training always reaches vocab_size.",
+        return wrong(f"({_shown(merges)}, {_shown(vocab_size)}) assumes training always reaches vocab_size.",
                      "training also stops when the most frequent pair occurs fewer than 2 times: merge by hand "
                      "until that happens (or train it and read why the result says it stopped).")
     if merges != want_merges:
         direction = "too many" if merges > want_merges else "too few"
-        return wrong(f"merges={merges} is off ({direction}).",
+        return wrong(f"merges={_shown(merges)} is off ({direction}).",
                      "redo the merges one at a time, recounting every pair after each; training stops at the "
                      "first step whose best pair occurs only once, and that step is not a merge.")
     if vocab_size == want_vocab - len(SPECIALS):
@@ -83,7 +83,7 @@ def check_stop(merges: int, vocab_size: int) -> Feedback:
                      "<|pad|>, <|bos|>, <|eos|> and <|unk|> are ids 0-3 of every WordBPE vocabulary.")
     if vocab_size == want_vocab - 1:
         return wrong(f"vocab_size={vocab_size} is one short.", "'</w>' is a base symbol of its own, with its own id.")
-    return wrong(f"vocab_size={vocab_size} is off.", "vocabulary = specials + characters + '</w>' + one token per merge.")
+    return wrong(f"vocab_size={_shown(vocab_size)} is off.", "vocabulary = specials + characters + '</w>' + one token per merge.")
 
 
 # ---------------------------------------------------------------- exercise 3: write the loop

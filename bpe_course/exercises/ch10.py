@@ -15,7 +15,7 @@ from ..pretokenize import GPT4_PATTERN, pretokenize
 from ..pretrained import gpt2, merges_from_ranks
 from ..tokenizer import Tokenizer
 from ..viz import token_label
-from .feedback import BYTES_PAIRS, INT, STR, STRINGS, Feedback, Kind, correct, expect, expect_all, wrong
+from .feedback import BYTES_PAIRS, INT, STR, STRINGS, Feedback, Kind, correct, expect, expect_all, shown as _shown, wrong
 
 
 # ---------------------------------------------------------------- exercise 1: merges from a toy rank table
@@ -134,7 +134,7 @@ def check_fewest_merges(answer: int, gpt2_tok: Tokenizer | None = None) -> Feedb
         return problem
     tok = gpt2_tok or gpt2()
     if not 0 <= answer <= len(tok.merges):
-        return wrong(f"GPT-2 has merges 0 to {len(tok.merges):,}; {answer:,} is outside that",
+        return wrong(f"GPT-2 has merges 0 to {len(tok.merges):,}; {_shown(answer)} is outside that",
                      f"the slider goes from 0 to all {len(tok.merges):,}")
     count, shown = _pieces(tok, answer)
     if count > 1:

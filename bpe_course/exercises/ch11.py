@@ -24,7 +24,7 @@ from collections.abc import Callable
 from ..pretokenize import GPT2_PATTERN, pretokenize
 from ..train import train_bpe
 from ..pairs import merge_pair
-from .feedback import BYTES_PAIRS, FUNCTION, INT, PAIR_CHANGES, STR, Feedback, correct, expect, returned, wrong
+from .feedback import BYTES_PAIRS, FUNCTION, INT, PAIR_CHANGES, STR, Feedback, correct, expect, returned, shown as _shown, wrong
 
 Word = tuple[bytes, ...]
 Pair = tuple[bytes, bytes]
@@ -94,7 +94,7 @@ def check_safe_cut(position: int, text: str = CUT_TEXT, pattern: str = GPT2_PATT
         if (problem := expect(value, STR, name, "leave text and pattern out: the exercise gives them")) is not None:
             return problem
     if not lo <= position <= hi:
-        return wrong(f"{position} is outside {lo}..{hi}", "the exercise asks for a cut in the middle of the text")
+        return wrong(f"{_shown(position)} is outside {lo}..{hi}", "the exercise asks for a cut in the middle of the text")
     try:
         whole = pretokenize(text, pattern)
         halves = pretokenize(text[:position], pattern) + pretokenize(text[position:], pattern)

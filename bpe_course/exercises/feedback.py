@@ -225,10 +225,69 @@ def run_cases(fn: Callable, cases: Sequence[tuple], reference: Callable, *, name
     return correct(f"your {name} agrees with the reference on all {len(cases)} cases.")
 
 
-def short(value: Any, limit: int = 120) -> str:
-    """``repr(value)``, cut to ``limit`` characters (and never an error, whatever ``value`` is)."""
+def shown(value: Any) -> str:
+    """``repr(value)`` for a learner to read, never an error, whatever ``value`` is.
+
+    subtle: an int of more than 4,300 digits has no repr (Python's limit on int-to-text conversion
+    raises ValueError), yet a learner can type one; it is shown by its size instead.
+
+    >>> shown(12), shown(-10**4999), shown([10**5000])
+    ('12', 'a negative integer of 5,000 digits', '[<an integer of 5,001 digits>]')
+    """
     try:
-        text = repr(value)
+        return repr(value)
+    except ValueError:
+        if _is_int(value):
+            return _big_int(value)
+        text = repr(_shrink_ints(value))
     except Exception:  # noqa: BLE001 -- a learner's object whose __repr__ fails
-        text = f"<{type(value).__name__} object>"
+        return f"<{type(value).__name__} object>"
+    return text
+
+
+class _Shown:
+    """Stands for a value inside a container: its repr is what :func:`shown` says about the value."""
+
+    def __init__(self, text: str):
+        self.text = text
+
+    def __repr__(self) -> str:
+        return f"<{self.text}>"
+
+
+def _big_int(value: int) -> str:
+    return f"a{' negative' if value < 0 else 'n'} integer of {_digits(abs(value)):,} digits"
+
+
+def _digits(n: int) -> int:
+    """Decimal digits of ``n`` > 0, without turning it into text."""
+    k = max(1, int(n.bit_length() * 0.30102999566398114))  # log10(2)
+    while 10**k <= n:
+        k += 1
+    while k > 1 and 10 ** (k - 1) > n:
+        k -= 1
+    return k
+
+
+def _shrink_ints(value: Any, depth: int = 0) -> Any:
+    """``value`` with every int too big for a repr replaced by its description (lists, tuples, sets, dicts)."""
+    if _is_int(value):
+        try:
+            repr(value)
+            return value
+        except ValueError:
+            return _Shown(_big_int(value))
+    if depth > 20:
+        return value
+    if isinstance(value, (list, tuple, set, frozenset)):
+        items = [_shrink_ints(item, depth + 1) for item in value]
+        return items if isinstance(value, list) else tuple(items) if isinstance(value, tuple) else set(items)
+    if isinstance(value, Mapping):
+        return {_shrink_ints(k, depth + 1) if _is_int(k) else k: _shrink_ints(v, depth + 1) for k, v in value.items()}
+    return value
+
+
+def short(value: Any, limit: int = 120) -> str:
+    """:func:`shown`, cut to ``limit`` characters."""
+    text = shown(value)
     return text if len(text) <= limit else text[: limit - 3] + "..."
