@@ -3,12 +3,11 @@
 The rule (merge the lowest rank first, leftmost on ties) is in ``bpe_course.bpe``; its loop is
 quadratic in a piece's length, quick for words, slow for a 200,000-letter word or a megabyte of one
 emoji. Such a piece is first cut into parts that cannot influence each other
-(:func:`independent_parts`), and each long part is merged with a heap (:func:`heap_merge`).
-The tests hold both against ``merge_bytes``.
+(:func:`independent_parts`), and each long part is merged with a heap
+(:func:`bpe_course.bpe.heap_merge_bytes`, where the rule lives too). The tests hold both against
+``merge_bytes``.
 
 >>> ranks = {b"ab": 0, b"bc": 1, b"abc": 2}
->>> heap_merge(b"abcab", ranks)
-[b'abc', b'ab']
 >>> list(independent_parts(b"abXab", joinable_pairs(ranks)))
 [b'ab', b'X', b'ab']
 """
@@ -16,7 +15,8 @@ The tests hold both against ``merge_bytes``.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from heapq import heapify, heappop, heappush
+
+from ..bpe import heap_merge_bytes
 
 MEMO_LIMIT = 50_000  # distinct parts remembered while encoding one long piece
 
@@ -25,14 +25,15 @@ def encode_long_piece(piece: bytes, ranks: dict[bytes, int], id_of: dict[bytes, 
                       encode_short: Callable[[bytes], list[int]], short: int) -> list[int]:
     """The ids of a long piece: its independent parts, each merged on its own (repeats looked up).
 
-    Parts of at most ``short`` bytes go to ``encode_short``, longer ones to :func:`heap_merge`.
+    Parts of at most ``short`` bytes go to ``encode_short``, longer ones to
+    :func:`bpe_course.bpe.heap_merge_bytes`.
     """
     ids: list[int] = []
     done: dict[bytes, list[int]] = {}
     for part in independent_parts(piece, joinable):
         part_ids = done.get(part)
         if part_ids is None:
-            part_ids = encode_short(part) if len(part) <= short else [id_of[p] for p in heap_merge(part, ranks)]
+            part_ids = encode_short(part) if len(part) <= short else [id_of[p] for p in heap_merge_bytes(part, ranks)]
             if len(done) < MEMO_LIMIT:
                 done[part] = part_ids
         ids.extend(part_ids)
@@ -60,34 +61,3 @@ def independent_parts(piece: bytes, joinable: bytes) -> Iterator[bytes]:
             yield piece[start:i]
             start = i
     yield piece[start:]
-
-
-def heap_merge(piece: bytes, ranks: dict[bytes, int]) -> list[bytes]:
-    """The parts BPE leaves of ``piece``, using a heap over a linked list: O(n log n), not O(n^2)."""
-    n = len(piece)
-    nxt = list(range(1, n + 1))  # parts are named by their start offset; nxt[s] is where part s ends
-    prv = list(range(-1, n - 1))
-    alive = [True] * n
-    heap = [(r, i, i + 1, i + 2) for i in range(n - 1) if (r := ranks.get(piece[i:i + 2])) is not None]
-    heapify(heap)
-    while heap:
-        _, s, m, e = heappop(heap)
-        if not alive[s] or nxt[s] != m or nxt[m] != e:
-            continue  # stale: one of the two parts has merged since this entry was pushed
-        alive[m] = False
-        nxt[s] = e
-        if e < n:
-            prv[e] = s
-            r = ranks.get(piece[s:nxt[e]])
-            if r is not None:
-                heappush(heap, (r, s, e, nxt[e]))
-        p = prv[s]
-        if p >= 0:
-            r = ranks.get(piece[p:e])
-            if r is not None:
-                heappush(heap, (r, p, s, e))
-    out, s = [], 0
-    while s < n:
-        out.append(piece[s:nxt[s]])
-        s = nxt[s]
-    return out
