@@ -74,9 +74,11 @@ def learn_fast(word_counts: dict[bytes, int], n_merges: int, progress=None,
 def _no_cycle_collection():
     """Pause Python's cycle collector, and restore it however the block ends.
 
-    subtle: learning makes tens of thousands of small lists (the index ``where``) that live on, so
-    the collector keeps going through all of them, about 7% of the time on a megabyte of varied
-    text; yet it never makes a reference cycle, so there is nothing for the collector to find.
+    subtle: learning makes tens of thousands of small lists (the index ``where``) that live on. As it
+    makes them, passes of the collector over the young and middle generations keep coming, and now
+    and then a full pass goes through all of them: on 1 MB of don_quixote at 10,000 merges, about 48
+    passes (44 young, 4 middle, no full one here), 4-5% of learning time spent in the collector. Yet
+    learning never makes a reference cycle, so there is nothing for the collector to find.
     """
     enabled = gc.isenabled()
     gc.disable()
