@@ -152,20 +152,21 @@ class KneserNey:
         return -sum(map(math.log2, self.token_probs(ids)))
 
     def _probs(self, ids: list[int], start: int) -> list[float]:
-        v, order, levels = self.vocab_size, self.order, self._levels
-        powers = [v ** j for j in range(order)]
+        v, top = self.vocab_size, self.order - 1
+        powers = [v ** j for j in range(self.order)]
+        lookups = [(num.get, contexts.get) for num, contexts in self._levels]  # bound once: this loop is hot
         uniform = 1.0 / v
         out = []
         for i in range(start, len(ids)):
             w = ids[i]
             p, h = uniform, 0
-            for k in range(1, min(i, order - 1) + 2):
+            for k in range(1, (i if i < top else top) + 2):
                 if k > 1:
                     h += ids[i - k + 1] * powers[k - 2]  # prepend the next older token: h is ids[i-k+1 : i]
-                num, contexts = levels[k - 1]
-                stats = contexts.get(h)
+                num_get, context_get = lookups[k - 1]
+                stats = context_get(h)
                 if stats is not None:
-                    p = (num.get(h * v + w, 0.0) + stats[1] * p) / stats[0]
+                    p = (num_get(h * v + w, 0.0) + stats[1] * p) / stats[0]
             out.append(p)
         return out
 
@@ -255,21 +256,25 @@ def _fit_levels(ids: list[int], v: int, top: int, discounts: Sequence[float] | N
         return (ds, *_discounted(counts, ds, v))
 
     # level k < n: for each k-gram, one per distinct (k+1)-gram ending with it, i.e. per token seen before it
-    continuation = [level(k, Counter(g % v ** k for g in raw[k])) for k in range(1, top)]
+    continuation = [level(k, Counter(map((v ** k).__rmod__, raw[k]))) for k in range(1, top)]  # g % v**k
     return {n: continuation[:n - 1] + [level(n, raw[n - 1])] for n in (orders or [top])}
 
 
 def _discounted(counts: Counter[int], ds: tuple[float, float, float], v: int
                 ) -> tuple[dict[int, float], dict[int, tuple[float, float]]]:
     """``({n-gram: count - discount}, {context: (total count, discount mass)})`` for one level."""
+    d1, d2, d3 = ds
     num: dict[int, float] = {}
-    totals: Counter[int] = Counter()
-    back: Counter[int] = Counter()
+    totals: dict[int, int] = {}
+    back: dict[int, float] = {}
     for g, c in counts.items():
-        d = ds[2] if c >= 3 else ds[c - 1]
+        d = d3 if c >= 3 else d1 if c == 1 else d2
         if c > d:
             num[g] = c - d
         h = g // v
-        totals[h] += c
-        back[h] += d
+        if h in totals:  # subtle: plain dicts, not Counters, whose missing keys cost a Python-level call
+            totals[h] += c
+            back[h] += d
+        else:
+            totals[h], back[h] = c, d
     return num, {h: (float(totals[h]), back[h]) for h in totals}
