@@ -161,7 +161,14 @@ def test_ctrl_c_while_encoding_files_says_one_line_and_leaves_nothing(tmp_path, 
     proc = subprocess.Popen([sys.executable, "-m", "bpe_course", "encode", "--input", str(big), "--workers", "2",
                              "-o", str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             start_new_session=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    time.sleep(2.5)
+    # subtle: not a fixed delay (2.5 s was once too long: encoding had ended, and send_signal sends nothing to
+    # a process that has ended); once its workers are encoding, a little later
+    children = Path(f"/proc/{proc.pid}/task/{proc.pid}/children")
+    deadline = time.monotonic() + 60
+    while children.exists() and not children.read_text().split() and proc.poll() is None \
+            and time.monotonic() < deadline:
+        time.sleep(0.002)
+    time.sleep(0.3)
     assert proc.poll() is None, "encoding ended before Ctrl-C: make the test's text bigger"
     os.killpg(proc.pid, signal.SIGINT)  # as a terminal sends it: to the workers too
     _, err = proc.communicate(timeout=120)
