@@ -25,7 +25,7 @@ from collections.abc import Iterator
 from itertools import islice
 from pathlib import Path
 
-from . import __version__, corpus, formats, pretrained
+from . import __version__, corpus, formats, mistral, pretrained
 from .cli_output import (TokenTable, find_first, read_stdin_text, render_tokens, stdin_text_blocks, use_color,
                          write_bytes)
 from .corpus import load_text
@@ -46,6 +46,11 @@ def load_tokenizer(spec: str) -> Tokenizer:
     """``gpt2`` / ``cl100k`` / ``o200k`` by name (``./gpt2`` for a directory of that name), else a saved tokenizer."""
     if spec in NAMED_TOKENIZERS:
         return getattr(pretrained, spec)()
+    if spec == "tekken" and not os.path.exists(spec):  # Mistral's, from the mistral-common wheel (an extra)
+        try:
+            return mistral.tekken()
+        except ImportError as exc:
+            raise CommandError(str(exc)) from None
     try:
         return Tokenizer.load(spec)
     except TokenizerFileError as exc:  # subtle: "pass format=..." is Python; here the file itself is named
@@ -364,8 +369,8 @@ def build_parser() -> argparse.ArgumentParser:
         sub.set_defaults(func=func, parser=sub)
         return sub
 
-    tok_help = ("a saved tokenizer (directory or file) or a name: gpt2, cl100k (GPT-4), o200k (GPT-4o) "
-                "(default: %(default)s)")
+    tok_help = ("a saved tokenizer (directory or file) or a name: gpt2, cl100k (GPT-4), o200k (GPT-4o), "
+                "tekken (Mistral's, needs mistral-common) (default: %(default)s)")
     train = command("train", cmd_train, "learn a byte-level BPE tokenizer from text files and save it",
                     "example:\n  bpe-course train notes.txt --vocab-size 1000 --special '<|endoftext|>' -o my_tok")
     train.add_argument("files", nargs="+", metavar="FILE", help="UTF-8 text files (or built-in corpus names)")

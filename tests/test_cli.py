@@ -425,3 +425,16 @@ def test_find_first_finds_a_text_cut_by_a_block_edge(tmp_path):
     for block in range(1, 40):  # the token falls across every possible edge
         assert find_first([first, second], specials, block=block) == (str(second), oracle, "<|endoftext|>"), block
     assert find_first([first], specials, block=3) is None
+
+
+def test_encode_with_mistral_tekken_gives_mistral_commons_ids():
+    """--tokenizer tekken is Mistral's Tekken from the mistral-common wheel, id for id with its own encoder."""
+    import mistral_common
+    from mistral_common.tokens.tokenizers.tekken import Tekkenizer
+
+    oracle = Tekkenizer.from_file(str(Path(mistral_common.__file__).parent / "data" / "tekken_240911.json"))
+    text = "Hello world 12345, ça va? 日本語 🙂"
+    done = run("encode", "--tokenizer", "tekken", text)
+    assert done.returncode == 0, done.stderr
+    assert [int(i) for i in done.stdout.split()] == oracle.encode(text, bos=False, eos=False)
+    assert b"tekken" in run("encode", "--help").stdout

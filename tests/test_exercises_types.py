@@ -218,8 +218,9 @@ SPEC: dict[str, tuple[dict[str, Any], dict[str, Arg | Fn]]] = {
     "check_bits_per_byte": ({"bits_per_byte_of": ch16.bits_per_byte_reference},
                             {"bits_per_byte_of": Fn("a number", is_number)}),
     "check_continuations": ({"continuation_counts": ch16.continuation_reference},
-                            {"continuation_counts": Fn("a dict mapping token ids to counts", lambda v: isinstance(
-                                v, Mapping) and all(is_int(k) and is_int(n) for k, n in v.items()))}),
+                            {"continuation_counts": Fn("a dict mapping pairs of token ids to counts", lambda v: isinstance(
+                                v, dict) and all(isinstance(k, tuple) and len(k) == 2 and is_int(n)
+                                                 for k, n in v.items()))}),
     "check_unigram_best": ({"answer": 256, "sweep": small_sweep()},
                            {"answer": Arg("an int", is_int),
                             "sweep": Arg("the chapter's Sweep", lambda v: isinstance(v, Sweep))}),

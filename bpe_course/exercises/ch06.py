@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from ..wordbpe import SPECIALS, WordBPE
-from .feedback import (DICT, FUNCTION, INT, NUMBER, STR, Feedback, Kind, correct, expect, expect_all, returned,
+from .feedback import (DICT, FUNCTION, INT, NUMBER, STR, Feedback, Kind, correct, count, expect, expect_all, returned,
                        short, wrong)
 
 MERGE_COUNTS = (10, 30, 100)
@@ -101,7 +101,7 @@ def check_embedding_params(embedding_params: Callable[[Mapping[int, bytes], int]
     if not vocab:
         return wrong("vocab is empty", "pass the vocabulary of the tokenizer, e.g. cl100k_vocab")
     for name, case, width in [*EMBEDDING_CASES, ("the vocab you passed", dict(vocab), d_model)]:
-        shown = f"embedding_params(<{name}>, {width})"
+        shown = f"embedding_params(<{name}>, {count(width)})"
         try:
             got = embedding_params(case, width)
         except Exception as exc:  # a learner's function may fail in any way: report it, don't crash
@@ -114,18 +114,19 @@ def check_embedding_params(embedding_params: Callable[[Mapping[int, bytes], int]
         if got == expected:
             continue
         if got == len(case) * width:
-            return wrong(f"{shown} = {got:,}: that counts the tokens ({len(case):,} of them)",
+            return wrong(f"{shown} = {count(got)}: that counts the tokens ({len(case):,} of them)",
                          "a model finds a token's row by its id. Which rows must exist for the largest id "
                          "to have one? Look at the ids themselves, not how many there are")
         if got == (rows - 1) * width:
-            return wrong(f"{shown} = {got:,}: one row short", "which number does the first id have?")
+            return wrong(f"{shown} = {count(got)}: one row short", "which number does the first id have?")
         if got in (rows + width, len(case) + width):
-            return wrong(f"{shown} = {got:,}: you added the two sizes", "each row holds d_model numbers")
+            return wrong(f"{shown} = {count(got)}: you added the two sizes", "each row holds d_model numbers")
         if got == 2 * expected:
-            return wrong(f"{shown} = {got:,} counts the matrix twice",
+            return wrong(f"{shown} = {count(got)} counts the matrix twice",
                          "count only the input embedding here (GPT-2 reuses it as its output layer anyway)")
-        return wrong(f"{shown} = {got:,} is not the size of the matrix",
+        return wrong(f"{shown} = {count(got)} is not the size of the matrix",
                      "work this case out by hand: which ids does a model look up, and how many numbers per id?")
     rows = max(vocab) + 1
-    return correct(f"right on all {len(EMBEDDING_CASES) + 1} vocabularies; for yours, {rows:,} rows × {d_model:,} "
-                   f"columns = {rows * d_model:,} parameters ({rows - len(vocab):,} of the rows belong to no token).")
+    return correct(f"right on all {len(EMBEDDING_CASES) + 1} vocabularies; for yours, {count(rows)} rows × "
+                   f"{count(d_model)} columns = {count(rows * d_model)} parameters ({count(rows - len(vocab))} of the "
+                   "rows belong to no token).")

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..bytelevel import BYTE_TO_UNICODE
-from .feedback import BYTE, BYTES, FUNCTION, INT, STR, Feedback, correct, expect, returned, wrong
+from .feedback import BYTE, BYTES, FUNCTION, INT, STR, Feedback, correct, expect, returned, shown, wrong
 
 
 def _width(char: str) -> int:
@@ -47,7 +47,7 @@ def check_utf8_length(text: str, answer: int | None) -> Feedback:
         return wrong(f"{answer} is the number of characters (code points) of {text!r}; UTF-8 needs more "
                                "bytes than that for some of them.", hint)
     direction = "too few" if answer < expected else "too many"
-    return wrong(f"{answer!r} is {direction}.", hint)
+    return wrong(f"{shown(answer)} is {direction}.", hint)
 
 
 # ---- exercise 2: GPT-2's printable character for a byte -----------------------------------------

@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 from ..bytelevel import BYTE_TO_UNICODE, token_to_str
 from ..pretrained import gpt2, packaged_file
-from .feedback import BYTES_PAIR, FUNCTION, INT, Feedback, correct, expect, returned, short, wrong
+from .feedback import BYTES_PAIR, FUNCTION, INT, Feedback, correct, expect, returned, short, shown, wrong
 
 # Lines as they appear in GPT-2's vocab.bpe, with the pair each one stands for.
 MERGE_LINES = (
@@ -84,7 +84,7 @@ def check_merge_rank(pair: tuple[bytes, bytes], answer: int | None) -> Feedback:
     if answer in (rank + 1, rank + 2):
         return wrong(f"{answer} is a line number of vocab.bpe, not a rank: ranks start at 0 and the "
                                "'#version' line is not a merge.", hint)
-    return wrong(f"{answer!r} is not the rank of {written!r}.", hint)
+    return wrong(f"{shown(answer)} is not the rank of {written!r}.", hint)
 
 
 # ---------------------------------------------------------------- exercise 3: find the bug (the newline)
@@ -117,6 +117,6 @@ def check_newline_id(newline_id: Callable[[dict], int]) -> Feedback:
         if got == encoder_json.get("<|endoftext|>"):
             return wrong(f"on {label} you return the id of <|endoftext|> ({got}): every line break would end a "
                          "document.", "encoder.json writes every byte in GPT-2's printable alphabet (chapter 07).")
-        return wrong(f"on {label} you return {got!r}; a newline there has another id.",
+        return wrong(f"on {label} you return {shown(got)}; a newline there has another id.",
                      "which character stands for the byte 10 in GPT-2's alphabet?")
     return correct(f"a newline is written {newline_char!r} in encoder.json (id {real[newline_char]} in GPT-2's).")

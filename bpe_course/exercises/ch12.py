@@ -17,7 +17,8 @@ from pathlib import Path
 from ..pretokenize import pretokenize, resolve_pattern
 from ..tokenizer import Tokenizer
 from ..train import train_bpe
-from .feedback import FUNCTION, IDS, NUMBER, STR, Feedback, Kind, correct, expect, expect_all, returned, wrong
+from .feedback import (FUNCTION, IDS, NUMBER, STR, Feedback, Kind, correct, expect, expect_all, far_off, returned, shown,
+                       wrong)
 
 # A small tokenizer the checkers build themselves, so a learner's answer is tried on fresh data.
 PRACTICE_TEXT = ("Tokenizers are shared as files. A file written today must load tomorrow, "
@@ -117,6 +118,8 @@ def check_single_token_fraction(fraction: float, tok: Tokenizer, text: str) -> F
     tokenizer = Kind("a Tokenizer", lambda v: isinstance(v, Tokenizer), "tok", "pass the tokenizer you trained")
     if (problem := expect(fraction, NUMBER, hint="give a number: a float between 0 and 1")) is not None:
         return problem
+    if far_off(fraction):
+        return wrong(f"{shown(fraction)} is far from any fraction", "give a fraction between 0 and 1")
     if (problem := expect_all((tok, tokenizer, "tok"), (text, STR, "text"))) is not None:
         return problem
     words = word_pretokens(text, tok.pattern)

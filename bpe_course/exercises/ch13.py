@@ -22,7 +22,7 @@ from .. import corpus
 from ..pretrained import cl100k, gpt2
 from ..tokenizer import Tokenizer
 from ..widgets.token_tax import ARTICLES, HELDOUT_ARTICLES, MIXES, language_name, relative_costs, train_on_mix
-from .feedback import FUNCTION, NUMBER, Feedback, Kind, correct, expect, returned, wrong
+from .feedback import FUNCTION, NUMBER, Feedback, Kind, correct, count, expect, far_off, returned, short, wrong
 
 FACTOR_LANGUAGES = ["eng", "swh", "rus", "tam", "cmn_hans"]  # English first: its factor must be 1
 TOLERANCE = 0.001  # relative
@@ -39,7 +39,7 @@ def _sizes(tok: Tokenizer, code: str, joined: bool = False) -> tuple[int, int, i
 
 
 def _close(got: float, want: float) -> bool:
-    return abs(got - want) <= TOLERANCE * abs(want)
+    return not far_off(got) and abs(got - want) <= TOLERANCE * abs(want)
 
 
 def _factor(tok: Tokenizer, code: str, joined: bool) -> float:
@@ -65,6 +65,8 @@ def check_vocabulary_factor(vocabulary_factor: Callable[[Tokenizer, str], float]
                              "the function gets one of the chapter's tokenizers and a language code such as 'swh'")
             if (problem := returned(got, NUMBER, shown, "return one number, the factor")) is not None:
                 return problem
+            if far_off(got):
+                return wrong(f"{shown} = {count(got)}: far from any ratio of sizes", "a factor is a ratio near 1")
             tokens, utf8, chars = _sizes(tok, code)
             token_ratio, byte_ratio, char_ratio = tokens / english[0], utf8 / english[1], chars / english[2]
             want = token_ratio / byte_ratio
@@ -110,11 +112,11 @@ def check_mix(mix: Mapping[str, int]) -> Feedback:
         return problem
     unknown = [code for code in mix if code not in corpus.UDHR_LANGUAGES]
     if unknown:
-        return wrong(f"{unknown[0]!r} is not one of the languages", f"codes: {', '.join(corpus.UDHR_LANGUAGES)}")
+        return wrong(f"{short(unknown[0])} is not one of the languages", f"codes: {', '.join(corpus.UDHR_LANGUAGES)}")
     bad = [code for code, copies in mix.items() if not (isinstance(copies, int) and not isinstance(copies, bool))
            or copies < 0]
     if bad:
-        return wrong(f"mix[{bad[0]!r}] = {mix[bad[0]]!r}: copies are whole numbers, 0 or more", "for example 2")
+        return wrong(f"mix[{bad[0]!r}] = {count(mix[bad[0]])}: copies are whole numbers, 0 or more", "for example 2")
     total = sum(mix.values())
     if total == 0:
         return wrong("the mix holds no text", "give at least one language one copy")

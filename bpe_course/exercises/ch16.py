@@ -5,7 +5,7 @@ True
 >>> print(check_bits_per_byte(lambda probs, text: -sum(math.log2(p) for p in probs) / len(text)))
 ❌ Not yet. bits_per_byte_of([0.5, 0.25], 'éé') should be 0.75, got 1.5.
 Hint: 'éé' has fewer characters than bytes: divide by what UTF-8 makes of the text
->>> check_continuations(lambda ids: dict(Counter(w for _, w in set(zip(ids, ids[1:]))))).ok
+>>> check_continuations(lambda ids: dict(Counter((v, w) for _, v, w in set(zip(ids, ids[1:], ids[2:]))))).ok
 True
 """
 
@@ -16,22 +16,22 @@ from collections import Counter
 from collections.abc import Callable
 
 from ..widgets.model_quality import Sweep, best_rows
-from .feedback import INT, NUMBER, Feedback, Kind, correct, expect, run_cases, wrong
+from .feedback import INT, NUMBER, Feedback, Kind, correct, count, expect, run_cases, wrong
 
 BPB_CASES = [([0.5] * 8, "abcdefgh"), ([0.5, 0.25], "éé"), ([1.0], "a"), ([0.1, 0.9, 0.3], "日本"),
              ([0.25] * 3, "a b")]
-CONTINUATION_CASES = [([1, 2, 1, 2, 3],), ([5, 5, 5, 5],), ([7],), ([],), ([0, 1, 2, 0, 1, 2, 1, 1],),
-                      ([3, 9, 4, 9, 3, 9],)]
-COUNTS = Kind("a dict mapping token ids to counts", lambda v: isinstance(v, dict) and all(
-    isinstance(k, int) and isinstance(n, int) for k, n in v.items()), "{9: 2, 4: 1}")
+CONTINUATION_CASES = [([1, 5, 6, 9, 2, 5, 6, 9, 3, 5, 6, 9],), ([1, 2, 3, 1, 2, 3, 4, 2, 3],), ([5, 5, 5, 5, 5],), ([7, 8],), ([],),
+                      ([0, 1, 2, 0, 1, 2, 1, 1, 2],), ([3, 9, 4, 9, 3, 9, 4, 9],)]
+COUNTS = Kind("a dict mapping pairs of token ids to counts", lambda v: isinstance(v, dict) and all(
+    isinstance(k, tuple) and len(k) == 2 and isinstance(n, int) for k, n in v.items()), "{(9, 4): 2, (4, 9): 1}")
 
 
 def bits_per_byte_reference(probs: list[float], text: str) -> float:
     return -sum(math.log2(p) for p in probs) / len(text.encode("utf-8"))
 
 
-def continuation_reference(ids: list[int]) -> dict[int, int]:
-    return dict(Counter(w for _, w in set(zip(ids, ids[1:]))))
+def continuation_reference(ids: list[int]) -> dict[tuple[int, int], int]:
+    return dict(sorted(Counter((v, w) for _, v, w in set(zip(ids, ids[1:], ids[2:]))).items()))
 
 
 def _diagnose_bpb(case: tuple, expected: float, got: float) -> str:
@@ -60,17 +60,17 @@ def check_bits_per_byte(bits_per_byte_of: Callable) -> Feedback:
 def _diagnose_continuations(case: tuple, expected: dict, got: dict) -> str:
     (ids,) = case
     if isinstance(got, dict):
-        if got == dict(Counter(ids[1:])):
-            return "that counts every occurrence; count each token before it once, however often the pair occurs"
-        if got == dict(Counter(ids)) or got == {w: len({v for v, x in zip(ids, ids[1:]) if x == w}) for w in set(ids)}:
-            return "a token that never follows another (only the first position) gets no entry"
-        if got == dict(Counter(v for v, _ in set(zip(ids, ids[1:])))):
-            return "that counts the tokens seen after each token; the fallback counts the ones before it"
-    return "look at each adjacent pair (v, w) once, and count the different v for each w"
+        if got == dict(Counter(zip(ids[1:], ids[2:]))):
+            return "that counts every occurrence; count each token before the pair once, however often it occurs"
+        if got == dict(Counter(zip(ids, ids[1:]))) or got == dict(Counter(set(zip(ids, ids[1:])))):
+            return "a pair at the very start has no token before it there: only the pairs that follow a token count"
+        if got == dict(Counter((u, v) for u, v, _ in set(zip(ids, ids[1:], ids[2:])))):
+            return "that counts the tokens seen after each pair; the lower level counts the ones before it"
+    return "section 2 did this for single tokens: do the same one level up, with three tokens in a row"
 
 
 def check_continuations(continuation_counts: Callable) -> Feedback:
-    """Exercise 16.2: for each token, the number of different tokens seen right before it."""
+    """Exercise 16.2: for each pair of tokens, the number of different tokens seen right before it."""
     return run_cases(continuation_counts, CONTINUATION_CASES, continuation_reference, name="continuation_counts",
                      diagnose=_diagnose_continuations, returns=COUNTS)
 
@@ -87,7 +87,7 @@ def check_unigram_best(answer: int | None, sweep: Sweep) -> Feedback:
         near = "merges" if answer + 256 in sizes else "vocabulary"
         hint = ("that is a number of merges: a vocabulary size counts the 256 bytes too" if near == "merges"
                 else f"the sweep measured these vocabulary sizes: {', '.join(f'{s:,}' for s in sizes)}")
-        return wrong(f"{answer:,} is not one of the sweep's vocabulary sizes.", hint)
+        return wrong(f"{count(answer)} is not one of the sweep's vocabulary sizes.", hint)
     best = best_rows(data).iloc[0]
     mine = data.set_index("vocab_size").loc[answer, "bits_per_byte"]
     if answer == int(best["vocab_size"]):

@@ -287,6 +287,33 @@ def _shrink_ints(value: Any, depth: int = 0) -> Any:
     return value
 
 
+def count(value: Any) -> str:
+    """An int a learner gave, with thousands separators (``f"{n:,}"``), or what :func:`shown` says of it.
+
+    >>> count(12345), count(10**5000)
+    ('12,345', 'an integer of 5,001 digits')
+    """
+    try:
+        return f"{value:,}"
+    except (ValueError, TypeError):
+        return shown(value)
+
+
+def far_off(value: Any) -> bool:
+    """Is ``value`` a number too large to compare with a float (an int past float's range)?
+
+    >>> far_off(3), far_off(0.5), far_off(10**400)
+    (False, False, True)
+    """
+    try:
+        float(value)
+    except OverflowError:
+        return True
+    except (TypeError, ValueError):
+        return False
+    return False
+
+
 def short(value: Any, limit: int = 120) -> str:
     """:func:`shown`, cut to ``limit`` characters."""
     text = shown(value)
