@@ -264,7 +264,8 @@ pd.DataFrame(url_rows).set_index("text")
 
 # %% [markdown]
 # A model continuing `"https:"` must produce `"//"` as a token of its own — a split of `"://"` it
-# has almost never seen. **Token healing** (used by some generation libraries) repairs this: take
+# has almost never seen. **Token healing** (an option of generation libraries such as *guidance*; Lundberg
+# & Ribeiro, 2023, in [the references](../docs/references.md)) repairs this: take
 # the prompt's last token back off, and let the model's first token be any token that *starts with*
 # the removed text. We write the first half: what to remove, and which tokens may replace it.
 

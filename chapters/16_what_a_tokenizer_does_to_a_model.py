@@ -631,12 +631,13 @@ def bits_per_byte_of(probs: list[float], text: str) -> float:
 check_bits_per_byte(bits_per_byte_of)
 
 # %% [markdown]
-# **Exercise 16.2.** Write `continuation_counts(ids)`: a dict giving, for each token that follows
-# another somewhere in `ids`, the number of *different* tokens seen right before it (what the fallback
-# of section 2 counted).
+# **Exercise 16.2.** Section 2's fallback counted, for each token, the *different* tokens seen right
+# before it. An order-3 model does the same one level up. Write `continuation_counts(ids)`: a dict
+# giving, for each pair of tokens `(v, w)` that follows another token somewhere in `ids`, the number
+# of different tokens seen right before the pair.
 
 # %%
-def continuation_counts(ids: list[int]) -> dict[int, int]:
+def continuation_counts(ids: list[int]) -> dict[tuple[int, int], int]:
     return {}  # replace with your code
 
 
@@ -659,7 +660,7 @@ check_unigram_best(my_answer, sweep)
 #     return -sum(math.log2(p) for p in probs) / len(text.encode("utf-8"))
 #
 # def continuation_counts(ids):
-#     return dict(Counter(w for _, w in set(zip(ids, ids[1:]))))
+#     return dict(Counter((v, w) for _, v, w in set(zip(ids, ids[1:], ids[2:]))))
 #
 # unigram = sweep.measure([1])
 # my_answer = int(unigram.loc[unigram["bits_per_byte"].idxmin(), "vocab_size"])
