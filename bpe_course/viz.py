@@ -8,6 +8,7 @@ True
 from __future__ import annotations
 
 import html as _html
+import io
 import math
 from collections.abc import Sequence
 
@@ -121,3 +122,10 @@ def nice_log_axis(ax, axis: str = "y") -> list[float]:
     which.set_major_formatter(FuncFormatter(lambda value, _pos: f"{value:g}"))
     which.set_minor_formatter(NullFormatter())
     return ticks
+
+
+def figure_png(fig, dpi: int = 80) -> bytes:
+    """A matplotlib figure as PNG bytes, for an ``ipywidgets.Image`` (the widgets redraw their plots this way)."""
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=dpi)
+    return buffer.getvalue()

@@ -12,7 +12,6 @@ two sliders.
 
 from __future__ import annotations
 
-import io
 from bisect import bisect_left
 from collections.abc import Iterable, Sequence
 from itertools import accumulate
@@ -23,6 +22,7 @@ from matplotlib.figure import Figure
 
 from ..lm import fit_orders
 from ..tokenizer import Tokenizer
+from ..viz import figure_png
 from .measures import tokens_per_word
 
 ORDERS = (2, 3, 4)
@@ -128,12 +128,6 @@ def plot_model_quality(data: pd.DataFrame, title: str = "", chosen: int | None =
     if title:
         fig.suptitle(title)
     return fig
-
-
-def figure_png(fig: Figure, dpi: int = 80) -> bytes:
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=dpi)
-    return buffer.getvalue()
 
 
 def explorer_title(order: int) -> str:

@@ -11,7 +11,6 @@ training with ``k`` merges would give.
 from __future__ import annotations
 
 import html
-import io
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 
@@ -22,6 +21,7 @@ from matplotlib.figure import Figure
 from .. import corpus
 from ..tokenizer import Tokenizer
 from ..train import train_bpe
+from ..viz import figure_png
 from .measures import text_measures, vocab_size
 
 # the chapter's own corpus first, then the others it measures
@@ -159,12 +159,6 @@ def plot_vocab_size(data: pd.DataFrame, title: str = "Vocabulary size against to
     axes[0].legend(fontsize=8)
     fig.suptitle(title)
     return fig
-
-
-def figure_png(fig: Figure, dpi: int = 80) -> bytes:
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=dpi)
-    return buffer.getvalue()
 
 
 def explorer_title(source: str, lo: int, hi: int, learned: int) -> str:
