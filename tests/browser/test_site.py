@@ -17,6 +17,7 @@ import http.server
 import os
 import re
 import threading
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -59,8 +60,8 @@ class Watched:
         page.set_default_timeout(TIMEOUT_MS)
         page.on("console", lambda m: self.problems.append(f"console.{m.type}: {m.text}") if m.type == "error" else None)
         page.on("pageerror", lambda e: self.problems.append(f"page error: {e}"))
-        page.on("requestfailed", lambda r: self.problems.append(f"request failed: {r.url} ({r.failure})")
-                if not r.url.startswith(("data:", "blob:")) else None)
+        self.aborted: list[str] = []
+        page.on("requestfailed", self._failed)
         page.on("response", lambda r: self.problems.append(f"HTTP {r.status}: {r.url}") if r.status >= 400 else None)
         page.route("**/*", self._only_this_site)
 
@@ -72,7 +73,23 @@ class Watched:
             self.problems.append(f"asked for something outside the site: {url}")
             route.abort()
 
+    def _failed(self, request) -> None:
+        if request.url.startswith(("data:", "blob:")):
+            return
+        if request.failure == "net::ERR_ABORTED" and request.url.startswith(self.base):
+            # subtle: the browser cancels what is still loading (the favicon, say) when a click starts the
+            # next page; that is no fault of the site's, a file it cannot serve is, so this is checked later
+            self.aborted.append(request.url)
+        else:
+            self.problems.append(f"request failed: {request.url} ({request.failure})")
+
     def assert_clean(self) -> None:
+        for url in self.aborted:  # a cancelled request is a problem only if the site cannot serve the file
+            try:
+                with urllib.request.urlopen(url, timeout=10) as answer:
+                    answer.read()
+            except OSError as exc:
+                self.problems.append(f"request failed and the file is not served: {url} ({exc})")
         assert not self.problems, "the site misbehaved in the browser:\n" + "\n".join(self.problems)
 
 
