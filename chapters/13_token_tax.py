@@ -11,8 +11,8 @@
 #
 # * load the Universal Declaration of Human Rights in 18 languages, aligned article by article;
 # * separate what UTF-8 costs (bytes per character, by script) from what the vocabulary costs;
-# * measure each language's cost relative to English for GPT-2, GPT-4's cl100k and GPT-4o's
-#   o200k, article by article, so the spread shows and not just one number;
+# * measure each language's cost relative to English for GPT-2, GPT-4's cl100k, GPT-4o's o200k
+#   and Mistral's Tekken, article by article, so the spread shows and not just one number;
 # * train tokenizers of your own on different language mixes and watch each language's cost move,
 #   with a widget to choose the mix;
 # * say what this means in money, context length and model quality — and which of those are
@@ -24,6 +24,7 @@ import pandas as pd
 from IPython.display import HTML, Markdown, display
 
 from bpe_course import cl100k, corpus, gpt2, o200k
+from bpe_course.mistral import tekken
 from bpe_course.train import train
 from bpe_course.widgets.token_tax import (ARTICLES, HELDOUT_ARTICLES, MIXES, OWN_MIN_FREQUENCY, OWN_VOCAB_SIZE,
                                           TRAIN_ARTICLES, TokenTaxExplorer, mix_text, relative_costs, summary,
@@ -77,27 +78,33 @@ display(Markdown(
 # needs for the same article. A ratio of 2 means the same content costs twice as much.
 
 # %%
-tokenizers = {"GPT-2": gpt2(), "GPT-4 (cl100k)": cl100k(), "GPT-4o (o200k)": o200k()}
+tokenizers = {"GPT-2": gpt2(), "GPT-4 (cl100k)": cl100k(), "GPT-4o (o200k)": o200k(), "Mistral (Tekken)": tekken()}
 costs = relative_costs(tokenizers)
 table = summary(costs)["total ratio"].unstack("tokenizer")[list(tokenizers)]
 table = table.loc[table["GPT-4 (cl100k)"].sort_values().index]
 table.round(2)
 
 # %% [markdown]
+# Tekken is Mistral's later byte-level vocabulary, a tiktoken-style file (`tekken_240911.json`) that ships in
+# Mistral's `mistral-common` package; chapter 18 reads it and checks it against that library.
+# `bpe_course.mistral.tekken()` loads it as the course's own `Tokenizer`, counted like the other three.
+#
 # The spread over the 30 articles, one box per language and tokenizer (the line inside a box is the
 # median article, the box holds the middle half of the articles):
 
 # %%
 order = list(table.index)
-fig, ax = plt.subplots(figsize=(11, 5.5))
-width = 0.26
+fig, ax = plt.subplots(figsize=(12, 5.5))
+width = 0.2
+colors = ("tab:blue", "tab:orange", "tab:green", "tab:red")
 for k, label in enumerate(tokenizers):
     data = [costs[(costs["tokenizer"] == label) & (costs["language"] == lang)]["ratio"] for lang in order]
-    positions = [i + (k - 1) * width for i in range(len(order))]
-    parts = ax.boxplot(data, positions=positions, widths=width * 0.9, patch_artist=True, showfliers=False)
+    positions = [i + (k - (len(tokenizers) - 1) / 2) * width for i in range(len(order))]
+    parts = ax.boxplot(data, positions=positions, widths=width * 0.9, patch_artist=True, showfliers=False,
+                       medianprops={"color": "black"})
     for box in parts["boxes"]:
-        box.set_facecolor(("tab:blue", "tab:orange", "tab:green")[k])
-    ax.plot([], [], "s", color=("tab:blue", "tab:orange", "tab:green")[k], label=label)
+        box.set_facecolor(colors[k])
+    ax.plot([], [], "s", color=colors[k], label=label)
 ax.axhline(1, color="grey", linewidth=1)
 ax.set_xticks(range(len(order)), order, rotation=45, ha="right")
 ax.set_yscale("log")
@@ -109,7 +116,7 @@ display(fig)
 plt.close(fig)
 
 # %% [hide-input]
-last = list(tokenizers)[-1]
+last, mistral = "GPT-4o (o200k)", "Mistral (Tekken)"  # the newest OpenAI vocabulary, and Mistral's
 worst = {label: table[label].idxmax() for label in tokenizers}
 spread = costs[costs["tokenizer"] == last].groupby("language")["ratio"].agg(["min", "max"])
 wide = (spread["max"] - spread["min"]).idxmax()
@@ -118,9 +125,24 @@ display(Markdown(
     "\n".join(f"* **{label}**: the most expensive language is {worst[label]}, at {table.loc[worst[label], label]:.2f}× "
               f"English; {cheap[label]} of the {len(table)} languages (English included) "
               f"{'costs' if cheap[label] == 1 else 'cost'} at most 1.5×." for label in tokenizers)
-    + f"\n\nEach newer vocabulary lowers most ratios, but it does not even them out. Article by article the "
+    + f"\n\nEach newer OpenAI vocabulary lowers most ratios, but it does not even them out. Article by article the "
       f"ratio moves too: with {last}, {wide}'s articles range from {spread.loc[wide, 'min']:.2f}× to "
       f"{spread.loc[wide, 'max']:.2f}×, so a single number hides how much one text can differ from another."))
+
+# %% [hide-input]
+ids = {label: max(tok.vocab) + 1 for label, tok in tokenizers.items()}
+others = table.index.drop("English")
+below = [lang for lang in others if table.loc[lang, mistral] < table.loc[lang, last]]
+above = [lang for lang in others if table.loc[lang, mistral] > table.loc[lang, last]]
+gap = (table[mistral] / table[last]).idxmax()  # where Tekken trails o200k most
+not_below_cl = [lang for lang in others if table.loc[lang, mistral] >= table.loc[lang, "GPT-4 (cl100k)"]]
+display(Markdown(
+    f"Size alone does not place another company's vocabulary on that line. Tekken has {ids[mistral]:,} ids, between cl100k's "
+    f"{ids['GPT-4 (cl100k)']:,} and o200k's {ids[last]:,}. Next to o200k it is cheaper for {len(below)} of the "
+    f"{len(others)} other languages ({', '.join(below)}) and costlier for {len(above)}; it trails most on {gap}, "
+    f"{table.loc[gap, mistral]:.2f}× English against o200k's {table.loc[gap, last]:.2f}×. Next to the smaller "
+    f"cl100k it is cheaper for {len(others) - len(not_below_cl)} of the {len(others)}"
+    + (f" (not for {', '.join(not_below_cl)})." if not_below_cl else ".")))
 
 # %% [markdown]
 # ## 4. Separating the script from the vocabulary
@@ -146,10 +168,20 @@ display(Markdown(
     f"learned few of its pieces. Its vocabulary factor, {factor.loc[low, cl]:.2f}, is the part of its "
     f"{table.loc[low, cl]:.2f}× that the vocabulary adds to the script's own UTF-8 cost."))
 
+# %% [hide-input]
+low_t = bytes_per_token[mistral].idxmin()
+under_one = list(factor.index[factor[mistral] < 1])
+display(Markdown(
+    f"Tekken's tokens are shortest on {low_t}{' too' if low_t == low else ''}: "
+    f"{bytes_per_token.loc[low_t, mistral]:.2f} bytes each and a vocabulary factor of "
+    f"{factor.loc[low_t, mistral]:.2f}, where o200k's tokens cover {bytes_per_token.loc[low_t, last]:.2f} bytes."
+    + (f" A factor below 1, as for {', '.join(under_one)} with Tekken, means each token covers more bytes than an "
+       "English token does: the vocabulary more than makes up for the script's longer UTF-8." if under_one else "")))
+
 # %% [markdown]
 # ## 5. Your own tokenizer: the training mix decides
 #
-# The OpenAI tokenizers were trained on mixes we cannot see. With our own we can choose. Each mix
+# The OpenAI and Mistral tokenizers were trained on mixes we cannot see. With our own we can choose. Each mix
 # below trains a byte-level tokenizer of the same size (`OWN_VOCAB_SIZE`) on the first articles
 # (`TRAIN_ARTICLES`) and is measured on the last ones (`HELDOUT_ARTICLES`), which it never saw:
 # **English only**, **balanced** (every language once) and **English-heavy** (English's articles
@@ -281,8 +313,9 @@ display(Markdown(
 # * Compare languages on **the same content**: an aligned text, article by article.
 # * UTF-8 already charges scripts differently (1 to 3 bytes a character); the vocabulary adds its own
 #   factor on top, large for scripts it saw little of.
-# * Newer, bigger vocabularies lower most ratios but do not even them out; one text can differ from
-#   another, so look at the spread.
+# * Newer, bigger OpenAI vocabularies lower most ratios but do not even them out; Mistral's Tekken is
+#   cheaper than o200k for some languages and costlier for others. One text can differ from another,
+#   so look at the spread.
 # * The training mix decides who pays: a balanced mix shrinks the worst ratios, and English's own
 #   text then takes more tokens than with a tokenizer trained on English alone (section 5).
 # * A tokenizer trained on 20 articles per language is small; compare such tokenizers with each
