@@ -335,12 +335,16 @@ print(own_name, "->", own)
 # %% [markdown]
 # The playground (`bpe_course.widgets.playground.Playground`) shows one row per tokenizer: its
 # name, the token count, and the tokens as chips. Hover over a chip to see its id. Type in the box
-# (special tokens like `<|endoftext|>` are encoded as special tokens).
+# (special tokens like `<|endoftext|>` are encoded as special tokens). Beside yours, GPT-2 and GPT-4
+# it has a row for Mistral's Tekken (`bpe_course.mistral.tekken()`, from the `mistral-common` package
+# of the `interop` extra), a byte-level BPE of the same kind that chapter 18 takes apart.
 
 # %%
+from bpe_course.mistral import tekken
 from bpe_course.widgets.playground import Playground
 
-playground = Playground({own_name: own, "GPT-2": gpt2, "GPT-4": gpt4},
+mistral_tekken = tekken()
+playground = Playground({own_name: own, "GPT-2": gpt2, "GPT-4": gpt4, "Mistral Tekken": mistral_tekken},
                         "Tokenizers turn text into numbers: 12345678 in café.py\n    return x  # done")
 display(playground.widget)
 
@@ -441,8 +445,9 @@ display(Markdown(
 # %% [markdown]
 # ### The merge-count slider
 #
-# Choose a tokenizer with the buttons — your own from section 5, GPT-2 or GPT-4 (and GPT-4o's
-# o200k if your version of the package has it) — and slide the number of merges from 0 to all.
+# Choose a tokenizer with the buttons — your own from section 5, GPT-2, GPT-4, GPT-4o's o200k
+# (section 7) or, when the `mistral-common` package is installed, Mistral's Tekken — and slide the
+# number of merges from 0 to all.
 # The notches go 1, 2, 5 in every power of ten, so the whole range fits; type any exact count in
 # the box beside it. The line under the slider says what is shown (or "updating…" while it works),
 # then come the token count, tokens per word, bytes per token, the last merge still used, and the
@@ -468,6 +473,44 @@ print({key: round(value, 2) for key, value in driven_slider.numbers.items()})
 assert driven_slider.ids == gpt4.truncated(1000).encode(SLIDER_TEXT)
 assert (merge_slider.name, merge_slider.merges) == ("GPT-2", 100)  # the widget above is untouched
 display(HTML(driven_slider.chips.value))
+
+# %% [markdown]
+# The slider counts **merges, not ids**. In GPT-2 and cl100k a token's id is its rank, so merge *k*
+# makes token 256 + *k*. Tekken keeps its first ids for special tokens and numbers its ranks after
+# them, so there a byte's id is not the byte, and the token merge *k* makes has a higher id. Its
+# first *k* merges are still its ranks below 256 + *k*: below, the driven slider on Tekken is
+# checked against tiktoken given only those ranks of Tekken's file (read by
+# `bpe_course.mistral.read_tekken`), with each id moved past the reserved ones, and with all merges
+# against `mistral-common`'s own `Tekkenizer`.
+
+# %%
+from mistral_common.tokens.tokenizers.tekken import Tekkenizer
+
+from bpe_course.mistral import TEKKEN_FILE, mistral_file, read_tekken
+
+tekken_ranks, tekken_pattern, tekken_specials = read_tekken(mistral_file(TEKKEN_FILE))
+reserved = len(tekken_specials)
+driven_slider.choice.value = "Mistral Tekken"
+for k in (0, 100, 1000, len(mistral_tekken.merges)):
+    driven_slider.set_merges(k)
+    kept = {token: rank for token, rank in tekken_ranks.items() if rank < 256 + k}
+    first_k = tiktoken.Encoding(name=f"tekken_first_{k}", pat_str=tekken_pattern, mergeable_ranks=kept,
+                                special_tokens={})
+    assert driven_slider.ids == [reserved + i for i in first_k.encode_ordinary(SLIDER_TEXT)], k
+    print(f"{driven_slider.message}: {len(driven_slider.ids):>3} tokens, the first ids {driven_slider.ids[:4]}")
+library = Tekkenizer.from_file(str(mistral_file(TEKKEN_FILE)))
+assert driven_slider.ids == library.encode(SLIDER_TEXT, bos=False, eos=False)
+a, b = mistral_tekken.merges[0]
+
+def made_by_first_merge(tok: Tokenizer) -> int:
+    """The id of the token a tokenizer's first merge makes."""
+    return next(i for i, token in tok.vocab.items() if token == b"".join(tok.merges[0]))
+
+
+print(f"{reserved:,} reserved ids: byte {SLIDER_TEXT.encode()[0]} ({SLIDER_TEXT[0]!r}) is id "
+      f"{mistral_tekken.encode_ordinary_truncated(SLIDER_TEXT[0], 0)[0]:,}; merge 1 makes {a + b!r}, id "
+      f"{made_by_first_merge(mistral_tekken):,} (GPT-2's and cl100k's make ids {made_by_first_merge(gpt2)} and "
+      f"{made_by_first_merge(gpt4)}); with all merges, mistral-common's ids")
 
 # %% [markdown]
 # ## 7. And GPT-4o: o200k
@@ -531,7 +574,8 @@ display(Markdown(
 #   shows what that does to token counts, sample by sample.
 # * Merge *k* has rank *k*, so a tokenizer's first *k* merges are the tokenizer training would have
 #   made after *k* merges; for GPT-2 and cl100k that is tiktoken with the ranks below 256 + *k*. The
-#   first thousand merges do most of the work; each tenfold increase after that buys less.
+#   first thousand merges do most of the work; each tenfold increase after that buys less. The slider
+#   counts merges, not ids: Tekken numbers its tokens after its reserved special ids.
 # * GPT-4o's o200k doubles the vocabulary and cuts letter runs by case; `bpe_course.o200k()` gives
 #   tiktoken's ids, offline.
 #

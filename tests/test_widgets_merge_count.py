@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import html
 import re
+import subprocess
+import sys
 
 import pytest
 import tiktoken
@@ -146,12 +148,64 @@ def test_an_empty_text_shows_dashes_not_zeros(own):
     assert stat(w, "bpe-mc-tpw") == "–" and stat(w, "bpe-mc-bpt") == "3.00"
 
 
-def test_presets_are_yours_then_gpt2_gpt4_and_gpt4o_loaded_on_demand(own):
+def test_presets_are_yours_then_gpt2_gpt4_gpt4o_and_tekken_loaded_on_demand(own):
     presets = course_tokenizers(own, "mine")
-    assert list(presets) == ["mine", "GPT-2", "GPT-4 (cl100k)", "GPT-4o (o200k)"]
+    assert list(presets) == ["mine", "GPT-2", "GPT-4 (cl100k)", "GPT-4o (o200k)", "Mistral Tekken"]
     assert presets["mine"] is own and presets["GPT-2"] is bpe_course.pretrained.gpt2
     assert presets["GPT-4o (o200k)"] is bpe_course.pretrained.o200k
+    assert presets["Mistral Tekken"] is bpe_course.mistral.tekken
+    assert list(course_tokenizers()) == ["GPT-2", "GPT-4 (cl100k)", "GPT-4o (o200k)", "Mistral Tekken"]
+
+
+def test_tekken_is_offered_only_with_mistral_common_and_never_imported_early(monkeypatch):
+    import importlib.util
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "mistral_common" else real(name, *a))
     assert list(course_tokenizers()) == ["GPT-2", "GPT-4 (cl100k)", "GPT-4o (o200k)"]
+    # listing the presets (and building a slider on GPT-2) must not import mistral-common
+    code = ("import sys\nfrom bpe_course.widgets.merge_count import MergeCountSlider, course_tokenizers\n"
+            "w = MergeCountSlider(course_tokenizers(), 'hi', choice='GPT-2')\n"
+            "assert 'Mistral Tekken' in w.sources and 'mistral_common' not in sys.modules, sorted(sys.modules)\n")
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+# ---- Tekken: ids are rank + 1,000, yet the first k merges are still the ranks below 256 + k --------------
+@pytest.fixture(scope="module")
+def tekkenizer():
+    from mistral_common.tokens.tokenizers.tekken import Tekkenizer
+    return Tekkenizer.from_file(str(bpe_course.mistral.mistral_file(bpe_course.mistral.TEKKEN_FILE)))
+
+
+def mistral_first(tekkenizer, k: int, text: str) -> list[int]:
+    """mistral-common's own ranks and regex, with only the 256 bytes and the ranks below 256 + k, shifted
+    past its reserved special ids as Tekkenizer shifts them."""
+    model = tekkenizer._model  # subtle: Tekkenizer's tiktoken Encoding of the ranks (ids without the offset)
+    oracle = tiktoken_first(model._mergeable_ranks, k, model._pat_str)
+    return [i + tekkenizer.num_special_tokens for i in oracle.encode_ordinary(text)]
+
+
+@pytest.mark.parametrize("k", [0, 1, 2, 100, 1000, 10_000, 129_815])
+def test_tekken_preset_truncated_is_mistral_common_with_the_lower_ranks(tekkenizer, k):
+    w = MergeCountSlider(course_tokenizers(), TEXT, choice="Mistral Tekken", merges=k)
+    tok = bpe_course.mistral.tekken()
+    assert w.tokenizer is tok and len(tok.merges) == 129_816
+    assert w.ids == mistral_first(tekkenizer, k, TEXT) == expect_shown(w, tok, k, TEXT)
+    assert tok.encode_ordinary_truncated(LONG_PIECE_TEXT, k) == mistral_first(tekkenizer, k, LONG_PIECE_TEXT)
+    if k == 0:
+        assert w.ids == [1000 + b for b in TEXT.encode()]  # a byte's id is its rank (the byte) + 1,000
+        assert stat(w, "bpe-mc-vocab") == "1,256"  # the 256 bytes and the 1,000 reserved special ids
+
+
+def test_tekken_preset_with_all_merges_is_mistral_commons_ids(tekkenizer):
+    w = MergeCountSlider(course_tokenizers(), TEXT, choice="GPT-2", merges=100)
+    w.choice.value = "Mistral Tekken"
+    w.set_merges(10**9)  # more than it has: all of them
+    assert (w.merges, w.slider.label) == (129_816, "all 129,816")
+    for text in (TEXT, LONG_PIECE_TEXT, corpus.train_heldout("python_docs")[1][:5000]):
+        w.text.value = text
+        assert w.ids == tekkenizer.encode(text, bos=False, eos=False), text[:40]
+    from mistral_common.tokens.tokenizers.base import SpecialTokenPolicy
+    assert w.tokens == [tekkenizer.id_to_byte_piece(i, SpecialTokenPolicy.RAISE) for i in w.ids]
 
 
 # ---- the widget ------------------------------------------------------------------------------

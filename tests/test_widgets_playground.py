@@ -96,6 +96,28 @@ def test_with_pretrained_picks_names_and_refuses_unknown_ones(small_tok, o200k_t
         Playground.with_pretrained({"mine": small_tok}, names=["GPT-5"])
 
 
+def test_tekken_row_gives_mistral_commons_ids():
+    from mistral_common.tokens.tokenizers.tekken import Tekkenizer
+
+    from bpe_course import mistral
+    from bpe_course.widgets.playground import PRETRAINED
+    assert list(PRETRAINED) == ["GPT-2", "GPT-4", "GPT-4o", "Mistral Tekken"]
+    library = Tekkenizer.from_file(str(mistral.mistral_file(mistral.TEKKEN_FILE)))
+    w = Playground.with_pretrained(names=["GPT-4", "Mistral Tekken"])
+    assert list(w.rows) == ["GPT-4", "Mistral Tekken"]
+    for text in [t for t in TEXTS if "<|" not in t]:
+        w.text.value = text
+        ids = library.encode(text, bos=False, eos=False)
+        assert w.ids["Mistral Tekken"] == ids and chip_ids(w.row_html("Mistral Tekken")) == ids
+        assert f'<span class="bpe-playground-count">{len(ids)}</span>' in w.row_html("Mistral Tekken")
+    # typed special tokens are special tokens here (allowed_special="all"), as they are for GPT-4's row
+    w.text.value = "[INST]hi[/INST]"
+    assert w.ids["Mistral Tekken"] == [3, *library.encode("hi", bos=False, eos=False), 4]
+    # with allowed_special=() they are ordinary text, as mistral-common's encode reads them
+    as_text = Playground.with_pretrained(text="[INST] hi </s>", names=["Mistral Tekken"], allowed_special=())
+    assert as_text.ids["Mistral Tekken"] == library.encode("[INST] hi </s>", bos=False, eos=False)
+
+
 def test_ids_are_written_under_the_chips_and_words_never_break(gpt2_tok):
     """Each chip shows its id (not only on hover), and a line may break only between words: every
     token of one word sits in one unbreakable group."""

@@ -2,7 +2,10 @@
 
 A slider sets how many merges the tokenizer may use. With ``k`` merges it is exactly
 ``tok.truncated(k)``: merge ``k`` has rank ``k``, so for GPT-2 and cl100k this is tiktoken with only
-the ranks below ``256 + k`` -- what training would have made after ``k`` merges. The slider is
+the ranks below ``256 + k`` -- what training would have made after ``k`` merges. The merges are
+counted in merge order, not by id: Mistral's Tekken gives a token the id rank + 1,000 (its first
+1,000 ids are reserved for special tokens), and its first ``k`` merges are still the ranks below
+``256 + k``. The slider is
 log-scaled (its notches are 0, 1, 2, 5, 10, 20, 50, ... and "all"), so 0 to 100,000 merges fits
 under one thumb; the box beside it takes any exact count.
 
@@ -24,13 +27,14 @@ True
 from __future__ import annotations
 
 import html
+import importlib.util
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
 from typing import Union
 
 import ipywidgets as widgets
 
-from .. import pretrained
+from .. import mistral, pretrained
 from ..tokenizer import Tokenizer
 from ..viz import chips_html, token_label
 from .measures import shown, text_measures
@@ -104,12 +108,20 @@ def truncated_numbers(tok: Tokenizer, text: str, merge_counts: Iterable[int]) ->
 
 
 def course_tokenizers(own: Tokenizer | None = None, own_name: str = "your tokenizer") -> dict[str, TokenizerSource]:
-    """The presets: your own tokenizer (if given), GPT-2, GPT-4 (cl100k) and GPT-4o (o200k). The
-    pretrained ones are loaded only when first chosen."""
+    """The presets: your own tokenizer (if given), GPT-2, GPT-4 (cl100k), GPT-4o (o200k) and, when the
+    ``mistral-common`` package is installed (the ``interop`` extra), Mistral's Tekken. The pretrained
+    ones are loaded only when first chosen.
+
+    >>> list(course_tokenizers())[:3]
+    ['GPT-2', 'GPT-4 (cl100k)', 'GPT-4o (o200k)']
+    """
     found: dict[str, TokenizerSource] = {own_name: own} if own is not None else {}
     found["GPT-2"] = pretrained.gpt2
     found["GPT-4 (cl100k)"] = pretrained.cl100k
     found["GPT-4o (o200k)"] = pretrained.o200k
+    # subtle: find_spec only looks for the package; mistral.tekken imports it when the button is chosen.
+    if importlib.util.find_spec("mistral_common") is not None:
+        found["Mistral Tekken"] = mistral.tekken
     return found
 
 

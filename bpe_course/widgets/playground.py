@@ -15,7 +15,8 @@ drivable from plain Python:
 >>> 'title="id 257"' in w.row_html("mine")  # id 257 is the token b"low"
 True
 
-:meth:`Playground.with_pretrained` adds GPT-2, GPT-4 (cl100k) and GPT-4o (o200k) after your own:
+:meth:`Playground.with_pretrained` adds GPT-2, GPT-4 (cl100k) and GPT-4o (o200k) after your own
+(and Mistral's Tekken when asked by name, if ``mistral-common`` is installed):
 
 >>> w = Playground.with_pretrained({"mine": tok}, "lowest")
 >>> w.counts
@@ -25,16 +26,21 @@ True
 from __future__ import annotations
 
 import html as _html
+import importlib.util
 from collections.abc import Iterable, Mapping
 
 import ipywidgets as widgets
 
-from .. import pretrained
+from .. import mistral, pretrained
 from ..viz import chips_html
 
 MAX_CHIPS = 1500  # beyond this many tokens a row shows the count and only the first chips
 # The pretrained tokenizers a playground offers, by the name its rows show, and their loaders.
 PRETRAINED = {"GPT-2": pretrained.gpt2, "GPT-4": pretrained.cl100k, "GPT-4o": pretrained.o200k}
+# subtle: find_spec only looks for the package (an extra); mistral.tekken imports it when called.
+if importlib.util.find_spec("mistral_common") is not None:
+    PRETRAINED["Mistral Tekken"] = mistral.tekken
+OPENAI = ("GPT-2", "GPT-4", "GPT-4o")  # what with_pretrained adds unless given names
 
 
 class Playground:
@@ -75,8 +81,9 @@ class Playground:
 
     @classmethod
     def with_pretrained(cls, tokenizers: Mapping[str, object] | None = None, text: str = "", *,
-                        names: Iterable[str] = tuple(PRETRAINED), **options) -> Playground:
-        """A playground with ``tokenizers`` (your own, say) first, then the pretrained ``names``."""
+                        names: Iterable[str] = OPENAI, **options) -> Playground:
+        """A playground with ``tokenizers`` (your own, say) first, then the pretrained ``names`` (any of
+        :data:`PRETRAINED`'s: ``"Mistral Tekken"`` too, when ``mistral-common`` is installed)."""
         unknown = [n for n in names if n not in PRETRAINED]
         if unknown:
             raise ValueError(f"no pretrained tokenizer named {unknown[0]!r}; the playground offers {list(PRETRAINED)}")

@@ -10,6 +10,7 @@ import pytest
 from playwright.sync_api import Locator, expect
 
 from bpe_course import Tokenizer, cl100k, corpus, gpt2, train_bpe
+from bpe_course.mistral import tekken
 from bpe_course.viz import token_label
 from bpe_course.widgets.merge_count import course_tokenizers, merge_steps
 
@@ -22,12 +23,12 @@ TYPED = "Grow it back: naïve 12345 tokens!"  # typed key by key; non-ASCII so 0
 
 
 def tokenizers_like_the_chapter() -> dict[str, Tokenizer]:
-    """The slider's presets: "your tokenizer" (trained as the chapter does), GPT-2 and GPT-4 (cl100k)."""
+    """The slider's presets: "your tokenizer" (trained as the chapter does), GPT-2, GPT-4 (cl100k) and Tekken."""
     config = notebook_constants(NOTEBOOK)
     specials = ["<|endoftext|>"]
     vocab, merges = train_bpe(corpus.load_text(config["CORPUS"]), config["OWN_VOCAB_SIZE"], specials, pattern="gpt4")
     return {"your tokenizer": Tokenizer(vocab, merges, specials, pattern="gpt4"), "GPT-2": gpt2(),
-            "GPT-4 (cl100k)": cl100k()}
+            "GPT-4 (cl100k)": cl100k(), "Mistral Tekken": tekken()}
 
 
 def digest(values: list) -> str:
@@ -137,4 +138,12 @@ def test_merge_count_slider_follows_keys_buttons_and_typing(open_notebook):
     at = TYPED.encode().index("ï".encode())
     assert chip_labels(box.locator(".bpe-mc-chips"))[at:at + 2] == ["<0xC3>", "<0xAF>"]  # the ï of naïve, as bytes
     nb.screenshot(box, "ch10_merge_count_zero.png")
+
+    # Mistral's Tekken, whose ids are its ranks + 1,000: still no merges (a byte is the byte + 1,000),
+    # then its first 1,000 merges, ten notches on.
+    buttons.filter(has_text=re.compile(r"^Mistral Tekken$")).click()
+    expect_shown(box, tokenizers, "Mistral Tekken", 0, TYPED)
+    assert chip_ids(box.locator(".bpe-mc-chips")) == [1000 + b for b in TYPED.encode()]
+    nb.set_slider_by_keys(slider, "ArrowRight", 10)
+    expect_shown(box, tokenizers, "Mistral Tekken", 1000, TYPED)
     nb.assert_no_console_errors()

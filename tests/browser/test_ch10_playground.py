@@ -9,6 +9,7 @@ import pytest
 from playwright.sync_api import Locator, expect
 
 from bpe_course import Tokenizer, cl100k, corpus, gpt2, train_bpe
+from bpe_course.mistral import tekken
 from bpe_course.viz import token_label
 
 from .lab_page import chip_ids, chip_labels, eventually, notebook_constants
@@ -24,11 +25,12 @@ WRAPPING = ("Internationalization, counterrevolutionaries and unlowered helmets:
 
 
 def tokenizers_like_the_chapter() -> dict[str, Tokenizer]:
-    """The playground's rows: "yours" (trained as the chapter does), GPT-2 and GPT-4 (cl100k)."""
+    """The playground's rows: "yours" (trained as the chapter does), GPT-2, GPT-4 (cl100k) and Mistral's Tekken."""
     config = notebook_constants(NOTEBOOK)
     specials = ["<|endoftext|>"]
     vocab, merges = train_bpe(corpus.load_text(config["CORPUS"]), config["OWN_VOCAB_SIZE"], specials, pattern="gpt4")
-    return {"yours": Tokenizer(vocab, merges, specials, pattern="gpt4"), "GPT-2": gpt2(), "GPT-4": cl100k()}
+    return {"yours": Tokenizer(vocab, merges, specials, pattern="gpt4"), "GPT-2": gpt2(), "GPT-4": cl100k(),
+            "Mistral Tekken": tekken()}
 
 
 def expect_rows(rows: Locator, tokenizers: dict[str, Tokenizer], text: str) -> None:
@@ -68,9 +70,9 @@ def test_playground_follows_typing(open_notebook):
     playground = nb.widget("bpe-playground")
     expect(playground).to_have_count(1)
     rows = playground.locator(".bpe-playground-row")
-    expect(rows).to_have_count(3)
+    expect(rows).to_have_count(4)
     names = rows.locator(".bpe-playground-row-body").evaluate_all("rows => rows.map(r => r.dataset.name)")
-    assert names[0].startswith("yours") and names[1:] == ["GPT-2", "GPT-4"], names
+    assert names[0].startswith("yours") and names[1:] == ["GPT-2", "GPT-4", "Mistral Tekken"], names
 
     # After Run All the box holds the text the chapter set from Python.
     text_box = playground.locator(".bpe-playground-text textarea")
@@ -89,7 +91,7 @@ def test_playground_follows_typing(open_notebook):
     # A text long enough to wrap: ids under the chips, and no word cut across two lines.
     text_box.fill(WRAPPING)
     expect_rows(rows, tokenizers, WRAPPING)
-    for k in range(3):
+    for k in range(4):
         expect_ids_written_and_words_whole(rows.nth(k))
     nb.screenshot(playground, "ch10_playground_wrapped.png")
     nb.assert_no_console_errors()
