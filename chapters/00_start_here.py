@@ -29,7 +29,7 @@
 # | 07 | [Bytes and Unicode](07_bytes_and_unicode.ipynb) | UTF-8 bytes, GPT-2's `bytes_to_unicode` derived step by step | the 256-entry byte table |
 # | 08 | [Regex pre-tokenization](08_regex_pretokenization.ipynb) | the GPT-2 and GPT-4 split patterns, piece by piece | side-by-side pre-tokenizations, effect on tokens per word |
 # | 09 | [GPT-2, rank for rank](09_gpt2_rank_for_rank.ipynb) | parse `encoder.json` / `vocab.bpe`, encode with ranks, match tiktoken | **merge tree** of a token |
-# | 10 | [GPT-4's cl100k](10_gpt4_cl100k.ipynb) | merges recovered from a rank-only file, matching tiktoken | **playground**: your tokenizer vs GPT-2 vs GPT-4 |
+# | 10 | [GPT-4's cl100k](10_gpt4_cl100k.ipynb) | merges recovered from a rank-only file, matching tiktoken | **playground**: your tokenizer vs GPT-2 vs GPT-4 vs Mistral's Tekken |
 # | 11 | [Making training fast](11_making_training_fast.ipynb) | from naive recounting to incremental counts with a heap, in parallel | log-log timing plot, beside Hugging Face `tokenizers` |
 # | 12 | [Train your own](12_train_your_own.ipynb) | a tokenizer trained, saved and loaded on your own text | your tokenizer on your text |
 # | 13 | [The token tax](13_token_tax.ipynb) | one text in 18 languages: what each costs in tokens, relative to English, for GPT-2, GPT-4 and GPT-4o and for your own tokenizers | **token-tax explorer**: choose a training mix |
