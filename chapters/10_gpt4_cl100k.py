@@ -365,7 +365,7 @@ display(HTML(driven.rows_html))
 # %% [markdown]
 # ## 6. Fewer merges: GPT-2 and GPT-4 grown back
 #
-# A merge list is ordered, and merge *k* has rank *k*: it could only be learned once merges 0 to
+# A merge list is ordered: merge *k* (counting from 0) could only be learned once merges 0 to
 # *k* − 1 were in place. So **keeping only the first *k* merges** gives the tokenizer that training
 # would have produced after *k* merges (chapter 06 used this to get many vocabulary sizes from one
 # training run). For GPT-2 and cl100k, where a token's id is its rank, that is tiktoken with only
@@ -475,10 +475,11 @@ assert (merge_slider.name, merge_slider.merges) == ("GPT-2", 100)  # the widget 
 display(HTML(driven_slider.chips.value))
 
 # %% [markdown]
-# The slider counts **merges, not ids**. In GPT-2 and cl100k a token's id is its rank, so merge *k*
-# makes token 256 + *k*. Tekken keeps its first ids for special tokens and numbers its ranks after
-# them, so there a byte's id is not the byte, and the token merge *k* makes has a higher id. Its
-# first *k* merges are still its ranks below 256 + *k*: below, the driven slider on Tekken is
+# The slider counts **merges, not ids**. In GPT-2 and cl100k a token's id is its rank: ids 0 to 255
+# are the single bytes (in GPT-2's printable-first order, not by byte value), and merge *k*, counting
+# from 0, makes token 256 + *k*. Tekken keeps its first ids for special tokens and numbers its ranks
+# after them, so there every id, a byte's as much as a merged token's, is moved past the reserved
+# ones. Its first *k* merges are still its ranks below 256 + *k*: below, the driven slider on Tekken is
 # checked against tiktoken given only those ranks of Tekken's file (read by
 # `bpe_course.mistral.read_tekken`), with each id moved past the reserved ones, and with all merges
 # against `mistral-common`'s own `Tekkenizer`.
@@ -508,9 +509,10 @@ def made_by_first_merge(tok: Tokenizer) -> int:
 
 
 print(f"{reserved:,} reserved ids: byte {SLIDER_TEXT.encode()[0]} ({SLIDER_TEXT[0]!r}) is id "
-      f"{mistral_tekken.encode_ordinary_truncated(SLIDER_TEXT[0], 0)[0]:,}; merge 1 makes {a + b!r}, id "
-      f"{made_by_first_merge(mistral_tekken):,} (GPT-2's and cl100k's make ids {made_by_first_merge(gpt2)} and "
-      f"{made_by_first_merge(gpt4)}); with all merges, mistral-common's ids")
+      f"{mistral_tekken.encode_ordinary_truncated(SLIDER_TEXT[0], 0)[0]:,} (in GPT-2 and cl100k "
+      f"{gpt2.encode_ordinary_truncated(SLIDER_TEXT[0], 0)[0]} and {gpt4.encode_ordinary_truncated(SLIDER_TEXT[0], 0)[0]}); "
+      f"merge 0 makes {a + b!r}, id {made_by_first_merge(mistral_tekken):,} (GPT-2's and cl100k's make ids "
+      f"{made_by_first_merge(gpt2)} and {made_by_first_merge(gpt4)}); with all merges, mistral-common's ids")
 
 # %% [markdown]
 # ## 7. And GPT-4o: o200k

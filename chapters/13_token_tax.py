@@ -136,13 +136,18 @@ below = [lang for lang in others if table.loc[lang, mistral] < table.loc[lang, l
 above = [lang for lang in others if table.loc[lang, mistral] > table.loc[lang, last]]
 gap = (table[mistral] / table[last]).idxmax()  # where Tekken trails o200k most
 not_below_cl = [lang for lang in others if table.loc[lang, mistral] >= table.loc[lang, "GPT-4 (cl100k)"]]
+tokens = costs.groupby(["tokenizer", "language"])["tokens"].sum()  # all 30 articles, not ratios
+fewer = [lang for lang in others if tokens[mistral, lang] < tokens[last, lang]]
 display(Markdown(
     f"Size alone does not place another company's vocabulary on that line. Tekken has {ids[mistral]:,} ids, between cl100k's "
-    f"{ids['GPT-4 (cl100k)']:,} and o200k's {ids[last]:,}. Next to o200k it is cheaper for {len(below)} of the "
-    f"{len(others)} other languages ({', '.join(below)}) and costlier for {len(above)}; it trails most on {gap}, "
-    f"{table.loc[gap, mistral]:.2f}× English against o200k's {table.loc[gap, last]:.2f}×. Next to the smaller "
-    f"cl100k it is cheaper for {len(others) - len(not_below_cl)} of the {len(others)}"
-    + (f" (not for {', '.join(not_below_cl)})." if not_below_cl else ".")))
+    f"{ids['GPT-4 (cl100k)']:,} and o200k's {ids[last]:,}. Relative to English, it is cheaper than o200k for "
+    f"{len(below)} of the {len(others)} other languages ({', '.join(below)}) and costlier for {len(above)}; it trails "
+    f"most on {gap}, {table.loc[gap, mistral]:.2f}× English against o200k's {table.loc[gap, last]:.2f}×. Next to the "
+    f"smaller cl100k it is cheaper for {len(others) - len(not_below_cl)} of the {len(others)}"
+    + (f" (not for {', '.join(not_below_cl)})." if not_below_cl else ".")
+    + f" A ratio is not a count: Tekken needs {tokens[mistral, 'English']:,} tokens for the English articles and "
+      f"o200k {tokens[last, 'English']:,}, so counted in tokens Tekken needs fewer than o200k for {len(fewer)} "
+      f"languages ({', '.join(fewer)})."))
 
 # %% [markdown]
 # ## 4. Separating the script from the vocabulary
