@@ -459,8 +459,8 @@ print("ids equal cli_tok.encode(sentence, allowed_special='all'), and decode giv
 
 # %% [markdown]
 # The same command encodes with GPT-2 or GPT-4 by name (`--tokenizer gpt2`, `--tokenizer
-# cl100k`). `stats` compares compression on files: GPT-2 and GPT-4 (`cl100k`) always, plus any
-# saved tokenizer you name. Bytes per token: higher is better; tokens per word: lower is better.
+# cl100k`). `stats` compares compression on files: GPT-2, GPT-4 (`cl100k`) and GPT-4o (`o200k`)
+# always, plus any saved tokenizer you name. Bytes per token: higher is better; tokens per word: lower is better.
 
 # %%
 print(run("stats", "small.txt", "--tokenizer", "cli_tokenizer"))

@@ -79,7 +79,7 @@ def check_save_and_reload(save_and_reload: Callable[[Tokenizer, Path], Tokenizer
         return problem
     if not written:
         return wrong("nothing was written into the folder",
-                     "call tok.save(folder / 'my_tokenizer.json') before loading")
+                     "save the tokenizer into a file inside folder first (section 4), then load that file")
     if loaded is original:
         return wrong(f"you wrote {', '.join(written)} but returned the original tokenizer, not the one read back",
                      "return Tokenizer.load(path) for the path you saved to")
