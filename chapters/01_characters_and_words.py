@@ -42,8 +42,9 @@ print(f"held-out: {len(heldout_text):>9,} characters, {len(heldout_words):>7,} w
 # ## A whitespace tokenizer
 #
 # The vocabulary is every distinct whitespace-separated string in the training text, most
-# frequent first (ties in alphabetical order, so ids never depend on chance). Id 0 is reserved
-# for `<unk>`, "unknown": the only thing this tokenizer can say about a word it has not seen.
+# frequent first (ties in the order Python sorts strings, by code point, so ids never depend on
+# chance). Id 0 is reserved for `<unk>`, "unknown": the only thing this tokenizer can say about a
+# word it has not seen.
 
 # %%
 class WhitespaceTokenizer:

@@ -103,9 +103,11 @@ display(Markdown(
 # ## 2. The rank-based encoder
 #
 # GPT-2's encoder turns the loop around. Give every merge a **rank**, its position in the list.
-# Then, in the word, look at all adjacent pairs, merge the one with the lowest rank (the leftmost
-# if it occurs twice), and repeat until no adjacent pair has a rank. Each round costs one pass over
-# the word, however many merges there are.
+# Then, in the word, look at all adjacent pairs, merge the one with the lowest rank, and repeat
+# until no adjacent pair has a rank. Each round costs one pass over the word, however many merges
+# there are. If the lowest-ranked pair occurs twice, tiktoken merges the leftmost occurrence first,
+# as we do below; OpenAI's original `encoder.py` joins every occurrence in one left-to-right pass.
+# Point 3 below shows that both give the same tokens.
 
 # %%
 def encode_word_by_rank(word: str, ranks: dict[tuple[str, str], int]) -> list[str]:

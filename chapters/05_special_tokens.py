@@ -12,7 +12,7 @@
 # * special tokens at byte level, tiktoken style: `<|endoftext|>` is refused by default, allowed on
 #   request, or encoded as plain text. We see why refusing by default matters (text typed by a user),
 #   and check every behaviour against tiktoken itself, side by side;
-# * overlapping special tokens (the longest wins), and `encode_ordinary`.
+# * overlapping special tokens (in `bpe_course` the longest wins; tiktoken differs), and `encode_ordinary`.
 
 # %%
 import unicodedata
@@ -268,7 +268,8 @@ print(f"identical ids in all {len(cases)} cases, and both refuse the marker by d
 # Nothing stops two special tokens from overlapping, for example `<|endoftext|>` and
 # `<|endoftext|><|endoftext|>`. In `"a" + EOT * 3 + "b"`, should the three markers be three
 # single ids, or one double followed by one single? `bpe_course` scans left to right and takes the
-# **longest** special token that starts at each position; tiktoken gives the same ids here.
+# **longest** special token that starts at each position; tiktoken gives the same ids here, though
+# not by the same rule, as the cell after shows.
 
 # %%
 DOUBLE = EOT + EOT
@@ -286,8 +287,30 @@ assert ours == theirs == [tok2.encode("a")[0], tok2.special_tokens[DOUBLE], tok2
 print("both: 'a', the double marker, the single marker, 'b'")
 
 # %% [markdown]
+# tiktoken finds special tokens with one regex, the escaped special tokens joined by `|` in the order
+# of its internal hash map (`special_regex` in its `src/lib.rs`), and a regex takes the first
+# alternative that matches, not the longest. So which of two overlapping special tokens wins depends
+# on that order. The same experiment with the pair renamed to `<|a|>` and `<|a|><|a|>`:
+
+# %%
+A = "<|a|>"
+ordinary = {i: v2[i] for i in range(n_ordinary)}
+tok_a = Tokenizer(ordinary | {n_ordinary: A.encode(), n_ordinary + 1: (A + A).encode()}, m2, special_tokens=[A, A + A])
+tiktoken_a = tiktoken.Encoding(name="a-specials", pat_str=GPT2_PATTERN,
+                               mergeable_ranks={v2[i]: i for i in range(n_ordinary)},
+                               special_tokens=tok_a.special_tokens)
+triple_a = "a" + A * 3 + "b"
+ours_a, theirs_a = tok_a.encode(triple_a, allowed_special="all"), tiktoken_a.encode(triple_a, allowed_special="all")
+print(tok_a.special_tokens)
+print("bpe_course:", ours_a, " tiktoken:", theirs_a)
+assert ours_a == [tok_a.encode("a")[0], tok_a.special_tokens[A + A], tok_a.special_tokens[A], tok_a.encode("b")[0]]
+assert theirs_a == [tok_a.encode("a")[0], *[tok_a.special_tokens[A]] * 3, tok_a.encode("b")[0]]
+print("bpe_course: the double marker, then the single; tiktoken: three single markers")
+
+# %% [markdown]
 # The longest-match rule is what you want when one special token extends another: a lexer that took
-# the shortest would never produce the longer one.
+# the shortest would never produce the longer one. With tiktoken, choose special tokens none of which
+# begins another, and the question never arises.
 #
 # ## Recap
 #
@@ -299,7 +322,7 @@ print("both: 'a', the double marker, the single marker, 'b'")
 #   it into special ids, `disallowed_special=()` or `encode_ordinary` keep it as text. Untrusted text
 #   must never be encoded with specials allowed.
 # * `bpe_course.Tokenizer` and tiktoken give identical ids and identical refusals. Overlapping special
-#   tokens: the longest wins.
+#   tokens: in `bpe_course` the longest wins; in tiktoken, whichever its internal order tries first.
 #
 # ## Exercises
 

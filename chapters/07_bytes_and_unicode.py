@@ -65,7 +65,7 @@ pd.DataFrame([describe_char(c) for c in examples])
 
 # %% [markdown]
 # Look at the `bits` column. A one-byte character starts with `0`. In a longer one, the first byte
-# says how many bytes follow (`110…` two, `1110…` three, `11110…` four) and every continuation byte
+# says how long the whole sequence is (`110…` two bytes, `1110…` three, `11110…` four) and every continuation byte
 # starts with `10`. So a byte on its own tells you whether it starts a character or continues one,
 # which will matter in section 4.
 #
@@ -348,7 +348,7 @@ display(HTML(chips_html([gpt2.vocab[i] for i in broken[-12:]], broken[-12:])))
 # ## Recap
 #
 # * Unicode numbers characters (code points); UTF-8 writes each as 1–4 bytes, and the first byte
-#   says how many follow. What looks like one character can be several code points.
+#   says how many bytes the character has. What looks like one character can be several code points.
 # * A byte-level vocabulary starts with all 256 bytes, so every text can be encoded and decoded
 #   exactly; there is no `<|unk|>`. Unseen characters just cost more tokens.
 # * GPT-2 writes bytes as printable characters: printable bytes stay, the others move to

@@ -181,9 +181,9 @@ ALTERNATIVES = [
     ("contraction", r"'s|'t|'re|'ve|'m|'ll|'d", "an English contraction suffix, lower case only"),
     ("letters", r" ?\p{L}+", "a run of letters (any script), with at most one leading space"),
     ("numbers", r" ?\p{N}+", "a run of digits, with at most one leading space"),
-    ("other", r" ?[^\s\p{L}\p{N}]+", "a run of anything else (punctuation, symbols), with one leading space"),
-    ("spaces_before_text", r"\s+(?!\S)", "whitespace, but not the last space before a non-space"),
-    ("spaces", r"\s+", "any whitespace left: the last one before text, or a newline/tab before text"),
+    ("other", r" ?[^\s\p{L}\p{N}]+", "a run of anything else (punctuation, symbols), with at most one leading space"),
+    ("spaces_before_text", r"\s+(?!\S)", "a run of whitespace, less its last character if a non-space follows"),
+    ("spaces", r"\s+", "one whitespace character other than a plain space (tab, newline) before text"),
 ]
 assert "|".join(alt for _, alt, _ in ALTERNATIVES) == PUBLISHED_GPT2
 GPT2_NAMED = regex.compile("|".join(f"(?P<{name}>{alt})" for name, alt, _ in ALTERNATIVES))
@@ -247,7 +247,8 @@ print("package:  ", GPT2_PATTERN)
 # apostrophes, letters, digits, symbols, a no-break space).
 
 # %%
-texts = {name: corpus.load(name) for name in ["python_docs", "python_code", "numbers", "languages"]}
+BUILT_IN = [name for name in corpus.names() if "/" not in name]  # languages/xx are parts of languages
+texts = {name: corpus.load(name) for name in BUILT_IN}
 texts[f"CORPUS ({CORPUS})"] = full_text
 for name, sample in texts.items():
     published = regex.findall(PUBLISHED_GPT2, sample)
@@ -277,8 +278,8 @@ LOOKALIKE_ALTERNATIVES = {"contraction": r"'s|'t|'re|'ve|'m|'ll|'d", "word": r" 
 lookalike = regex.compile("|".join(f"(?P<{name}>{alt})" for name, alt in LOOKALIKE_ALTERNATIVES.items()))
 made_by = Counter()
 digit_pretokens = Counter()
-for name in ["python_docs", "python_code", "numbers", "languages"]:
-    for match in lookalike.finditer(corpus.load(name)):
+for name in BUILT_IN:
+    for match in lookalike.finditer(texts[name]):
         made_by[match.lastgroup] += 1
         if any(ch.isdigit() for ch in match.group()):
             digit_pretokens[match.lastgroup] += 1
@@ -295,7 +296,7 @@ display(Markdown(
 # %% [markdown]
 # ## 4. GPT-4's pattern
 #
-# GPT-4's `cl100k_base` tokenizer (2023) uses a revised pattern. The package has it as
+# GPT-4's `cl100k_base` tokenizer uses a revised pattern. The package has it as
 # `GPT4_PATTERN`, again in tiktoken's spelling:
 
 # %%
