@@ -157,7 +157,8 @@ unk_table
 # ## 3. Special tokens at byte level
 #
 # Byte-level tokenizers need no `<|unk|>`, but they still need markers. GPT-2 has one special
-# token, `<|endoftext|>`, placed between documents during training. `train_bpe` takes special
+# token, `<|endoftext|>`, which marks where a document ends (tiktoken's `openai_public.py` lists it
+# as GPT-2's only special token). `train_bpe` takes special
 # tokens and gives them the last ids; `Tokenizer` is told which entries of the vocabulary are special.
 
 # %%

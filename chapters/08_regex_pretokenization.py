@@ -308,8 +308,9 @@ print(GPT4_PATTERN)
 # * contractions are **case-insensitive** (`(?i:…)`): `DON'T` splits like `don't`;
 # * **numbers** come in groups of **at most three** digits (`\p{N}{1,3}`), with no leading space, so
 #   there can be no token for a long number;
-# * **newlines** are kept apart from other whitespace (`\s*[\r\n]`), and punctuation may carry the
-#   newlines that follow it (`[\r\n]*`);
+# * **newlines** end a whitespace piece: a run of whitespace is cut after its last newline
+#   (`\s*[\r\n]`), so the next line's indentation is not glued to the line break; and punctuation
+#   may carry the newlines that follow it (`[\r\n]*`);
 # * a word may carry **one leading character that is not a letter, digit or newline**, not only a
 #   space (`[^\r\n\p{L}\p{N}]?+\p{L}++`): `.strip`, `_name`, `(the`.
 #
@@ -385,8 +386,8 @@ pd.DataFrame(rows).set_index("vocab size")
 #   most one leading space) and whitespace; merges never cross those pieces.
 # * tiktoken's spelling of the pattern (possessive quantifiers, `\s++$`) splits exactly like the
 #   published one; we checked it on every corpus and on random strings.
-# * GPT-4's pattern adds case-insensitive contractions, digit groups of at most three, separate
-#   newlines and a one-symbol prefix on words.
+# * GPT-4's pattern adds case-insensitive contractions, digit groups of at most three, whitespace
+#   cut after its last newline and a one-symbol prefix on words.
 #
 # Next, [09 GPT-2, rank for rank](09_gpt2_rank_for_rank.ipynb): GPT-2's own files, and an encoder
 # that matches it id for id.
