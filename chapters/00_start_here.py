@@ -41,8 +41,8 @@
 # | 90 | [Appendix: what the tutorials claim, checked](90_appendix_tutorials_checked.ipynb) | five write-ups re-run on their own text with their own algorithms | — |
 # | 91 | [Appendix: training at scale](91_appendix_training_at_scale.ipynb) | the bucket queue for varied text, the cycle collector, the queue floor, Dask | timing split |
 #
-# Each chapter ends with 2–4 exercises. Their checkers run your code on hidden cases and tell
-# you the first case that fails, with a hint; solutions are folded away under **Solution**.
+# Each chapter (not the appendices) ends with 2–4 exercises. Their checkers run your code on hidden
+# cases and tell you the first case that fails, with a hint; solutions are folded away under **Solution**.
 #
 # ## Using your own text
 #

