@@ -233,9 +233,8 @@ print("package:  ", GPT2_PATTERN)
 #   `'s|'t|'re|'ve|'m|'ll|'d`. The same seven suffixes; no suffix is the start of another, so the
 #   order in which they are tried cannot matter;
 # * **possessive quantifiers** `++`: once a run is matched, the engine never tries giving characters
-#   back. Giving back never leads to a different match here (a run of letters followed by a
-#   non-letter cannot become a longer match by being shorter), so the result is the same but
-#   failing matches are cheaper;
+#   back. Here it never would anyway: nothing follows the run inside its alternative, so once the
+#   run has matched, the alternative has matched, and the result is the same;
 # * **an extra alternative `\s++$`**: whitespace that reaches the end of the text is taken whole,
 #   which the published pattern also does, through `\s+(?!\S)`;
 # * **`\s` instead of `\s+` as the last alternative.** It is only reached when `\s+(?!\S)` failed,
