@@ -134,7 +134,7 @@ def check_fewest_merges(answer: int, gpt2_tok: Tokenizer | None = None) -> Feedb
         return problem
     tok = gpt2_tok or gpt2()
     if not 0 <= answer <= len(tok.merges):
-        return wrong(f"GPT-2 has merges 0 to {len(tok.merges):,}; {_shown(answer)} is outside that",
+        return wrong(f"a count of GPT-2's merges runs from 0 to {len(tok.merges):,}; {_shown(answer)} is outside that",
                      f"the slider goes from 0 to all {len(tok.merges):,}")
     count, shown = _pieces(tok, answer)
     if count > 1:
