@@ -35,20 +35,20 @@ def check_number_groups(pattern: str | None) -> Feedback:
             got = compiled.findall(text, timeout=1.0)
         except TimeoutError:
             return wrong(f"on {text!r} your pattern was still searching after a second.",
-                         "nested repeats such as (\\d+)+ can take exponential time; one {1,3} is all it needs.")
+                         "nested repeats such as (\\d+)+ can take exponential time; one bounded repeat is all it needs.")
         if got == expected:
             continue
         message = f"on {text!r} your pattern gives {got}, expected {expected}."
         if any(not piece.isdigit() for piece in got):
             hint = "match digits only: \\d (or \\p{N} for every script's digits)."
         elif any(len(piece) > 3 for piece in got):
-            hint = "a quantifier can have an upper bound: x{1,3} matches one to three x's."
+            hint = "+ sets no upper limit on how many digits one match takes; a regex quantifier can also set a maximum."
         elif "".join(got) != "".join(expected):
             hint = ("some digits are not matched at all; word boundaries (\\b) or spaces in the pattern exclude "
                     "digits glued to letters, as in 'x1y22'.")
         else:
             hint = ("groups start at the left of the number: 1234567 -> 123, 456, 7. A regex scans left to right, "
-                    "so a greedy {1,3} does exactly that; no lookahead needed.")
+                    "so a greedy bounded repeat does exactly that; no lookahead needed.")
         return wrong(message, hint)
     return correct(f"all {len(NUMBER_CASES)} test strings split into digit groups of at most three, like "
                           "GPT-4's \\p{N}{1,3}.")
