@@ -42,10 +42,8 @@ def parse_messages(text: str) -> list[tuple[str, str]]:
 
 def piece_label(version: str, token_id: int) -> str:
     """How a token of ``version`` is written on its chip."""
-    if version == "tekken":
-        tok = tekken()
-        special = {i: s for s, i in tok.special_tokens.items()}
-        return special.get(token_id) or token_label(tok.vocab[token_id])
+    if version == "tekken":  # subtle: Tekken's vocab holds each special token as its name's bytes
+        return token_label(tekken().vocab[token_id])
     sp = sentencepiece_v1() if version == "v1" else sentencepiece_v3()
     return token_label(sp.pieces[token_id])
 
