@@ -20,7 +20,7 @@ import ipywidgets as widgets
 import pandas as pd
 from matplotlib.figure import Figure
 
-from ..lm import fit_orders
+from ..lm import bits_per_byte, fit_orders
 from ..tokenizer import Tokenizer
 from ..viz import figure_png
 from .measures import tokens_per_word
@@ -63,7 +63,6 @@ class Sweep:
         self.tok, self.heldout_text = tok, heldout_text
         self.merges = sorted({min(k, len(tok.merges)) for k in merges})
         self.train_bytes = len(train_text.encode("utf-8"))
-        self.heldout_bytes = len(heldout_text.encode("utf-8"))
         self.encoded = {k: (tok.encode_ordinary_truncated(train_text, k),
                             tok.encode_ordinary_truncated(heldout_text, k)) for k in self.merges}
         self._rows: dict[tuple[int, int, int], dict] = {}
@@ -84,7 +83,7 @@ class Sweep:
                     "merges": k, "vocab_size": 256 + k, "order": n, "train_bytes": size,
                     "train_tokens": len(train_ids), "heldout_tokens": len(heldout_ids),
                     "tokens_per_word": tokens_per_word(len(heldout_ids), self.heldout_text),
-                    "bits_per_byte": model.bits(heldout_ids) / self.heldout_bytes}
+                    "bits_per_byte": bits_per_byte(model, heldout_ids, self.heldout_text)}
         rows = [self._rows[k, n, size] for n in orders for k in self.merges]
         return pd.DataFrame(rows, columns=COLUMNS)
 
