@@ -24,6 +24,7 @@ from collections import Counter
 
 import pandas as pd
 import sentencepiece as spm
+from sentencepiece import sentencepiece_model_pb2
 from IPython.display import HTML, Markdown, display
 from mistral_common.protocol.instruct.messages import AssistantMessage, SystemMessage, UserMessage
 from mistral_common.protocol.instruct.request import ChatCompletionRequest
@@ -54,14 +55,17 @@ model = read_model(mistral_file(V1_FILE))
 kinds = Counter(model.kinds)
 print(f"v1: {len(model.pieces):,} pieces:", ", ".join(f"{n:,} {kind}" for kind, n in kinds.most_common()))
 print("first pieces:", model.pieces[:5], "... last:", model.pieces[-3:])
-pd.Series({"add_dummy_prefix": model.add_dummy_prefix, "escape_whitespaces": model.escape_whitespaces,
-           "remove_extra_whitespaces": model.remove_extra_whitespaces, "byte_fallback": model.byte_fallback,
+proto = sentencepiece_model_pb2.ModelProto.FromString(mistral_file(V1_FILE).read_bytes())  # two settings read_model skips
+pd.Series({"normaliser": proto.normalizer_spec.name, "add_dummy_prefix": model.add_dummy_prefix,
+           "escape_whitespaces": model.escape_whitespaces, "remove_extra_whitespaces": model.remove_extra_whitespaces,
+           "byte_fallback": model.byte_fallback, "split_digits (training)": proto.trainer_spec.split_digits,
            "unk / bos / eos ids": (model.unk_id, model.bos_id, model.eos_id)}, name="v1's settings").to_frame()
 
 # %% [markdown]
 # **Normalising.** The settings say: put a space in front of the text (the *dummy prefix*, so that a
 # word at the start is spelled as it is after a space), write every space as `▁`, and remove nothing.
-# The file names no other normalisation (its normaliser is `identity`), so that is all.
+# The file names no other normalisation (its normaliser is `identity`), so that is all. (`split_digits`
+# is a setting of training, not of encoding: the trainer kept every digit a piece of its own.)
 
 # %%
 def normalize(text: str) -> str:
