@@ -32,9 +32,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from .errors import TokenizerFileError
+from .tokenizer import CACHE_LIMIT  # segments remembered between calls, as many as pre-tokens there
 
 SPACE = "▁"  # U+2581 LOWER ONE EIGHTH BLOCK: SentencePiece's visible space
-CACHE_LIMIT = 50_000  # segments remembered between calls; emptied when full
 
 # sentencepiece_model.proto's ModelProto.SentencePiece.Type, by number.
 KINDS = {1: "normal", 2: "unknown", 3: "control", 4: "user_defined", 5: "unused", 6: "byte"}
