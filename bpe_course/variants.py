@@ -38,6 +38,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from .bpe import merge_by_rank
+from .fast.merge import descending_key
 from .pairs import merge_pair
 from .pretokenize import pretokenize, resolve_pattern
 from .train import count_pretokens
@@ -46,23 +47,14 @@ Pair = tuple[bytes, bytes]
 Seq = tuple[bytes, ...]
 
 
-def _descending(pair: Pair) -> tuple[bytes, bytes]:
-    """A key that sorts pairs from the lexicographically *greatest* down (plain BPE's tie rule, in a min-heap).
-
-    Each byte ``c`` becomes two bytes spelling ``511 - c`` and the end of a token ``0xffff``, so a
-    greater byte sorts first and a token sorts before the longer tokens it begins.
+def _descending(pair: Pair) -> tuple[str, str]:
+    """A key that sorts pairs from the lexicographically *greatest* down (plain BPE's tie rule, in a min-heap):
+    each token's :func:`bpe_course.fast.merge.descending_key`.
 
     >>> sorted([(b"a", b"b"), (b"ab", b""), (b"b", b"a"), (b"a", b"ba")], key=_descending)
     [(b'b', b'a'), (b'ab', b''), (b'a', b'ba'), (b'a', b'b')]
     """
-    return _down(pair[0]), _down(pair[1])
-
-
-_DOWN_BYTE = [(511 - c).to_bytes(2, "big") for c in range(256)]
-
-
-def _down(token: bytes) -> bytes:
-    return b"".join(_DOWN_BYTE[c] for c in token) + b"\xff\xff"
+    return descending_key(pair[0]), descending_key(pair[1])
 
 
 def split_bytes(word: bytes) -> Seq:
@@ -88,7 +80,7 @@ class Merges:
         self.tokens: Counter[bytes] = Counter()  # how often each symbol occurs, counts included
         self.where: dict[Pair, set[int]] = {}
         self._total = 0
-        self._keys: dict[Pair, tuple[bytes, bytes]] = {}
+        self._keys: dict[Pair, tuple[str, str]] = {}
         pairs = self.pairs
         for i, (seq, n) in enumerate(zip(self.seqs, self.counts)):
             for pair in zip(seq, seq[1:]):
@@ -100,7 +92,7 @@ class Merges:
         self._heap = [(-n, self._key(p), p) for p, n in pairs.items()]
         heapq.heapify(self._heap)
 
-    def _key(self, pair: Pair) -> tuple[bytes, bytes]:
+    def _key(self, pair: Pair) -> tuple[str, str]:
         if (key := self._keys.get(pair)) is None:
             key = self._keys[pair] = _descending(pair)
         return key
