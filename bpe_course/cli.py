@@ -25,7 +25,7 @@ from collections.abc import Iterator
 from itertools import islice
 from pathlib import Path
 
-from . import __version__, corpus, formats, mistral, pretrained
+from . import __version__, corpus, formats, pretrained
 from .cli_output import (TokenTable, find_first, read_stdin_text, render_tokens, stdin_text_blocks, use_color,
                          write_bytes)
 from .corpus import load_text
@@ -34,22 +34,26 @@ from .errors import CommandError, CorpusError, TokenizerFileError
 from .files import check_text_file, current_file, folder_lock, read_text_blocks, text_size
 from .formats.gpt2 import check_reads_back
 from .lab import default_workspace, prepare_workspace
+from .measures import ratio, shown
 from .resources import notebooks_dir
 from .tokenizer import Tokenizer
 from .train import check_train_args, train
 
 PROG = "bpe-course"
-NAMED_TOKENIZERS = ("gpt2", "cl100k", "o200k")
+# What stats compares a text with unless told: the named tokenizers that come with the package itself.
+STATS_DEFAULT = tuple(n.name for n in pretrained.NAMED.values() if n.kind == "byte-level" and n.extra is None)
 
 
 def load_tokenizer(spec: str) -> Tokenizer:
-    """``gpt2`` / ``cl100k`` / ``o200k`` by name (``./gpt2`` for a directory of that name), else a saved tokenizer."""
-    if spec in NAMED_TOKENIZERS:
-        return getattr(pretrained, spec)()
-    if spec == "tekken" and not os.path.exists(spec):  # Mistral's, from the mistral-common wheel (an extra)
+    """A named byte-level tokenizer of :data:`bpe_course.pretrained.NAMED` (``./gpt2`` for a directory of
+    that name), else a saved tokenizer."""
+    if spec in pretrained.NAMED:
+        if pretrained.NAMED[spec].kind != "byte-level":
+            raise CommandError(f"{spec} is a SentencePiece tokenizer; the command encodes with byte-level ones: "
+                               f"{', '.join(n for n, e in pretrained.NAMED.items() if e.kind == 'byte-level')}")
         try:
-            return mistral.tekken()
-        except ImportError as exc:
+            return pretrained.load(spec)  # type: ignore[return-value]
+        except ImportError as exc:  # its package comes with an extra that is not installed
             raise CommandError(str(exc)) from None
     try:
         return Tokenizer.load(spec)
@@ -165,7 +169,7 @@ def _head(document: str | Path, limit: int) -> tuple[str, int]:
 
 
 def _ratio(a: int, b: int) -> str:
-    return f"{a / b:.2f}" if b else "n/a"
+    return shown(ratio(a, b))
 
 
 # ---- encode / decode ---------------------------------------------------------------------------
@@ -304,14 +308,14 @@ def cmd_decode(args: argparse.Namespace) -> int:
 # ---- stats -------------------------------------------------------------------------------------
 def cmd_stats(args: argparse.Namespace) -> int:
     texts = [(source, text_source(source)) for source in args.files]  # subtle: a bad file fails first
-    specs = list(NAMED_TOKENIZERS) + [t for t in (args.tokenizer or []) if t not in NAMED_TOKENIZERS]
+    specs = list(STATS_DEFAULT) + [t for t in (args.tokenizer or []) if t not in STATS_DEFAULT]
     tokenizers = [(spec, load_tokenizer(spec)) for spec in specs]
-    table = TokenTable("file", "tokenizer", "vocab", "tokens", "bytes/token", "tokens/word")
+    table = TokenTable("file", "tokenizer", "n_vocab", "tokens", "bytes/token", "tokens/word")
     for source, text in texts:
         n_bytes, n_words = _bytes_and_words(_blocks(text))
         for spec, tokenizer in tokenizers:
             n_tokens = sum(1 for _ in tokenizer.encode_iterable(_blocks(text), disallowed_special=()))
-            table.add(source, spec, f"{tokenizer.vocab_size:,}", f"{n_tokens:,}", _ratio(n_bytes, n_tokens),
+            table.add(source, spec, f"{tokenizer.n_vocab:,}", f"{n_tokens:,}", _ratio(n_bytes, n_tokens),
                       _ratio(n_tokens, n_words))
     print(table.render())
     return 0
@@ -369,8 +373,9 @@ def build_parser() -> argparse.ArgumentParser:
         sub.set_defaults(func=func, parser=sub)
         return sub
 
-    tok_help = ("a saved tokenizer (directory or file) or a name: gpt2, cl100k (GPT-4), o200k (GPT-4o), "
-                "tekken (Mistral's, needs mistral-common) (default: %(default)s)")
+    tok_help = ("a saved tokenizer (directory or file) or a name: " + ", ".join(
+        f"{n.name} ({n.label}{', needs the interop extra' if n.extra else ''})" for n in pretrained.named(
+            "byte-level", installed=False)) + " (default: %(default)s)")
     train = command("train", cmd_train, "learn a byte-level BPE tokenizer from text files and save it",
                     "example:\n  bpe-course train notes.txt --vocab-size 1000 --special '<|endoftext|>' -o my_tok")
     train.add_argument("files", nargs="+", metavar="FILE", help="UTF-8 text files (or built-in corpus names)")

@@ -1,7 +1,9 @@
 """The pure helpers of pair counting and merging, on words as tuples of symbols (str or bytes).
 
-Chapter 2 builds each of them by hand; :mod:`bpe_course.wordbpe` and the naive byte-level trainer use
-these canonical versions.
+Chapter 2 builds each of them by hand; :mod:`bpe_course.algorithms.wordbpe` and the naive byte-level
+trainer use these canonical versions. The tie rule of training lives here too: the highest count wins,
+and among equal counts the greatest pair (:func:`best_pair`; :func:`descending_key` is the same order
+as a sort key, for the fast trainer's heap and the variants of chapter 17).
 """
 
 from __future__ import annotations
@@ -85,3 +87,24 @@ def top_pairs(counts: Mapping[Pair, int], n: int = 10) -> list[tuple[Pair, int]]
     [(('x', 'y'), 3), (('a', 'b'), 3)]
     """
     return heapq.nlargest(n, counts.items(), key=lambda item: (item[1], item[0]))
+
+
+def descending_key(token: bytes) -> str:
+    """The tie rule as a sort key: byte strings in *descending* order, so a min-heap pops the greatest.
+
+    Byte ``c`` becomes the character ``chr(256 - c)``, and a terminator ``chr(257)`` ends the key.
+    subtle: a prefix must sort after its extensions (b"ab" > b"a"), hence a terminator greater than
+    every byte's character. The key of a pair is the keys of its two tokens, one after the other:
+    the first terminator keeps the first tokens apart, so pairs sort as ``(a, b)`` tuples would.
+
+    >>> sorted([b"a", b"ab", b"b"], key=descending_key)
+    [b'b', b'ab', b'a']
+    >>> pairs = [(b"a", b"b"), (b"ab", b"a"), (b"a", b"bc")]
+    >>> sorted(pairs, key=lambda p: descending_key(p[0]) + descending_key(p[1])) == sorted(pairs, reverse=True)
+    True
+    """
+    return token.decode("latin-1").translate(_DESCENDING) + _TERMINATOR
+
+
+_DESCENDING = {c: 256 - c for c in range(256)}
+_TERMINATOR = chr(257)

@@ -16,10 +16,13 @@ pretrained tokenizers' start-up files and downloaded corpora.
 
 from __future__ import annotations
 
+import importlib
 import importlib.resources
 import os
-from collections.abc import Mapping
+import sys
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Any
 
 _CLONE = Path(__file__).resolve().parent.parent  # the repository's top, when this is a clone
 
@@ -47,3 +50,29 @@ def default_cache_dir(environ: Mapping[str, str] | None = None) -> Path:
     """``$BPE_COURSE_CACHE`` if set, else ``~/.cache/bpe-course``."""
     environ = os.environ if environ is None else environ
     return Path(environ.get("BPE_COURSE_CACHE") or Path.home() / ".cache" / "bpe-course").expanduser()
+
+
+def lazy_face(package: str, face: dict[str, list[str]]) -> tuple[list[str], Callable[[str], Any], Callable[[], list[str]]]:
+    """A package's face whose names load on first use: ``(__all__, __getattr__, __dir__)`` for the package.
+
+    ``face`` maps each module of the package to the names it gives the face; a name equal to its
+    module's is the module itself. Asking for a name imports only the module that holds it, so
+    importing the package stays light (``bpe_course.widgets`` does not import ipywidgets until a
+    widget is asked for).
+    """
+    where = {name: module for module, names in face.items() for name in names}
+    namespace = sys.modules[package].__dict__
+
+    def __getattr__(name: str) -> Any:
+        if name not in where:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        module = importlib.import_module(f"{package}.{where[name]}")
+        value = module if name == where[name] else getattr(module, name)
+        namespace[name] = value
+        return value
+
+    def __dir__() -> list[str]:
+        return sorted(set(namespace) | set(where))
+
+    return sorted(where), __getattr__, __dir__
+

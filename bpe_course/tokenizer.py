@@ -18,14 +18,20 @@ from pathlib import Path
 
 from . import formats
 from .errors import TokenizerFileError
-from .bpe import first_merge_ranks, merge_bytes
-from .fast.piece import encode_long_piece, joinable_pairs
+from .bpe import first_merge_ranks, merge_bytes, merges_from_ranks
+from .fast.piece import encode_long_piece, joinable_pairs, merge_any_length
 from .pretokenize import (PatternTimeoutError, check_special_tokens, pattern_name, pretokenize,
                           replace_lone_surrogates, resolve_pattern, safe_cut, specials_regex)
 
 LONG_PIECE = 64  # longer pieces are cut into independent parts, long parts merged with a heap (O(n log n))
 CACHE_LIMIT = 50_000  # pre-tokens remembered between calls; the cache is emptied when full
 STREAM_CHUNK = 1 << 16  # characters gathered before encode_iterable looks for a safe cut
+
+
+def recover_merges(ranks: dict[bytes, int]) -> list[tuple[bytes, bytes]]:
+    """The merges of a rank-only vocabulary (:func:`bpe_course.bpe.merges_from_ranks`), very long tokens
+    included in near-linear time: what every reader of a rank file in the package uses."""
+    return merges_from_ranks(ranks, merge=merge_any_length)
 
 
 class Tokenizer:
@@ -79,12 +85,17 @@ class Tokenizer:
 
     def __repr__(self) -> str:
         name = pattern_name(self.pattern) or "custom"
-        return (f"Tokenizer(vocab_size={len(self.vocab)}, merges={len(self.merges)}, "
+        return (f"Tokenizer(n_vocab={self.n_vocab}, merges={len(self.merges)}, "
                 f"special_tokens={list(self.special_tokens)}, pattern={name!r})")
 
     @property
-    def vocab_size(self) -> int:
-        return len(self.vocab)
+    def n_vocab(self) -> int:
+        """Largest id + 1, as tiktoken's ``Encoding.n_vocab``: the rows of a model's embedding matrix.
+
+        ``len(tok.vocab)`` counts the tokens themselves; it is smaller where ids are unused (cl100k
+        leaves 100256 and 100261-100275 empty) or where a cut tokenizer keeps its specials' high ids.
+        """
+        return max(self.vocab) + 1 if self.vocab else 0
 
     def truncated(self, n_merges: int) -> Tokenizer:
         """The same tokenizer with only its first ``n_merges`` merges (ids of kept tokens unchanged).
@@ -345,12 +356,12 @@ class Tokenizer:
         one asked for (``x.tiktoken`` as JSON, ``vocab.bpe``) is refused: the name and the format agree.
         """
         format = _format_for_name(Path(path), format)
-        formats.save(self, path, format=format)
+        formats.save(self, path, format=format, recover=recover_merges)
 
     @classmethod
     def load(cls, path, format: str | None = None) -> Tokenizer:
         """Read a tokenizer saved in any format; a file whose data is inconsistent names the file."""
-        data = formats.load(path, format=format)
+        data = formats.load(path, format=format, recover=recover_merges)
         try:
             tokenizer = cls(*data)
         except ValueError as exc:

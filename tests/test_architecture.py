@@ -17,13 +17,15 @@ PACKAGE = Path(__file__).resolve().parent.parent / "bpe_course"
 # Floors, bottom up. A module may import from its own floor or any floor below, never above.
 # CONTRIBUTING.md's layout and bpe_course/__init__.py's docstring list the same floors (tested below).
 FLOORS = [
-    ("basics", {"bpe", "pairs", "pretokenize", "unicode_classes", "regex_syntax", "unicode_tables", "bytelevel", "lm",
-                "files", "resources", "errors"}),
+    ("basics", {"bpe", "pairs", "pretokenize", "unicode_classes", "regex_syntax", "unicode_tables", "bytelevel",
+                "measures", "files", "resources", "errors"}),
+    ("texts", {"corpus", "download"}),
     ("fast", {"fast"}),
     ("formats", {"formats"}),
-    ("engine", {"tokenizer", "train", "pretrained_cache", "variants"}),
-    ("ready-made and at scale", {"pretrained", "corpus", "download", "encode_files", "scale", "sentencepiece_bpe", "mistral"}),
-    ("course", {"cli", "cli_output", "lab", "widgets", "exercises", "wordbpe", "viz", "interop", "__main__"}),
+    ("engine", {"tokenizer", "train", "pretrained_cache"}),
+    ("algorithms", {"algorithms"}),
+    ("ready-made and at scale", {"pretrained", "chat", "encode_files", "scale"}),
+    ("course", {"cli", "cli_output", "lab", "widgets", "exercises", "viz", "interop", "__main__"}),
 ]
 FLOOR_OF = {name: k for k, (_, names) in enumerate(FLOORS) for name in names}
 
@@ -145,9 +147,33 @@ def test_course_and_formats_never_import_fast():
                   for t in targets if top(t) == "fast") == []
 
 
+ENGINE = dict(FLOORS)["engine"]
+
+
+def test_the_engine_never_imports_the_algorithms_wing_or_a_widget():
+    """The engine encodes and trains without anything a chapter builds beside it (``algorithms/``) or draws."""
+    assert sorted(f"{m} imports {t}" for m, targets in GRAPH.items() if top(m) in ENGINE
+                  for t in targets if top(t) in {"algorithms", "widgets"}) == []
+
+
+def test_only_widgets_and_the_chapters_use_widgets():
+    """Checkers, the command line and the algorithms read measures and algorithms, never a widget module."""
+    assert sorted(f"{m} imports {t}" for m, targets in GRAPH.items() if top(m) != "widgets"
+                  for t in targets if top(t) == "widgets") == []
+
+
+def test_the_algorithms_wing_reads_only_what_is_below_it():
+    """``algorithms/`` may read the engine, the formats, the texts and the basics; never the named tokenizers,
+    the chat templates or anything of the course (its floor keeps that; this names the rule)."""
+    above = {"pretrained", "chat", "encode_files", "scale"} | COURSE
+    assert sorted(f"{m} imports {t}" for m, targets in GRAPH.items() if top(m) == "algorithms"
+                  for t in targets if top(t) in above) == []
+
+
 def test_the_offline_engine_never_reaches_the_downloader():
-    """Only the course and ``corpus`` (whose ``corpus.download`` is the learner's one door to the network) do."""
-    online = COURSE | {"corpus", "download"}
+    """Only the course, ``corpus`` (whose ``corpus.download`` is the learner's one door to the network) and the
+    algorithms that read the built-in corpora do; the named tokenizers and everything of the engine stay offline."""
+    online = COURSE | {"corpus", "download", "algorithms"}
     assert sorted(m for m in GRAPH if top(m) and top(m) not in online
                   and "bpe_course.download" in reached_from(m)) == []
 

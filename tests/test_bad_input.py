@@ -186,7 +186,8 @@ symbol_bytes = st.sampled_from([b"a", b"b", b"c"])
 @given(st.lists(st.lists(symbol_bytes, min_size=2, max_size=4).map(b"".join), max_size=12, unique=True),
        st.lists(symbol_bytes, min_size=0, max_size=40).map(b"".join), st.integers(0, 20))
 def test_the_long_token_merges_leave_the_parts_of_the_plain_loop(tokens, piece, limit):
-    from bpe_course.bpe import heap_merge_bytes, merge_bytes, pass_merge_bytes
+    from bpe_course.bpe import merge_bytes
+    from bpe_course.fast.piece import heap_merge_bytes, pass_merge_bytes
     ranks = {t: r for r, t in enumerate(tokens)}  # in any order: ranks need not respect lengths here
     expected = merge_bytes(piece, ranks, limit=limit)
     assert heap_merge_bytes(piece, ranks, limit=limit) == expected
@@ -194,12 +195,13 @@ def test_the_long_token_merges_leave_the_parts_of_the_plain_loop(tokens, piece, 
 
 
 def test_merges_recovered_the_long_way_are_gpt2s_and_cl100ks(monkeypatch):
-    import bpe_course.bpe as bpe
+    import bpe_course.fast.piece as piece
     from bpe_course import cl100k
-    monkeypatch.setattr(bpe, "LONG_TOKEN", 1)  # every token through pass_merge_bytes / heap_merge_bytes
+    from bpe_course.bpe import merges_from_ranks
+    monkeypatch.setattr(piece, "LONG_TOKEN", 1)  # every token through pass_merge_bytes / heap_merge_bytes
     for tok in gpt2(), cl100k():
         ranks = {t: i for i, t in tok.vocab.items() if i not in tok.special_tokens.values()}
-        assert bpe.merges_from_ranks(ranks) == tok.merges
+        assert merges_from_ranks(ranks, merge=piece.merge_any_length) == tok.merges
 
 
 # ---- a pattern from a file that backtracks for ages (issue 27) ------------------------------------------

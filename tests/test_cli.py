@@ -116,21 +116,21 @@ def test_train_in_every_format(tmp_path, text_file, capsys, fmt):
 
 
 # ---- stats and lab -----------------------------------------------------------------------------
-def test_stats_table(tmp_path, text_file, gpt2_tok, tiktoken_cl100k, tiktoken_o200k):
+def test_stats_table(tmp_path, text_file, gpt2_tok, tiktoken_gpt2, tiktoken_cl100k, tiktoken_o200k):
     Tokenizer(*train_bpe(text_file.read_text(encoding="utf-8"), 300)).save(tmp_path / "mine.json")
     result = run("stats", str(text_file), "--tokenizer", str(tmp_path / "mine.json"))
     assert result.returncode == 0, result.stderr
     lines = result.stdout.decode().splitlines()
-    assert lines[0].split() == ["file", "tokenizer", "vocab", "tokens", "bytes/token", "tokens/word"]
+    assert lines[0].split() == ["file", "tokenizer", "n_vocab", "tokens", "bytes/token", "tokens/word"]
     text = text_file.read_text(encoding="utf-8")
     mine = Tokenizer.load(tmp_path / "mine.json")
-    rows = [("gpt2", len(gpt2_tok.vocab), gpt2_tok.encode_ordinary(text)),
-            ("cl100k", 100_256 + 5, tiktoken_cl100k.encode_ordinary(text)),  # ranks + specials
-            ("o200k", 199_998 + 2, tiktoken_o200k.encode_ordinary(text)),
+    rows = [("gpt2", tiktoken_gpt2.n_vocab, gpt2_tok.encode_ordinary(text)),
+            ("cl100k", tiktoken_cl100k.n_vocab, tiktoken_cl100k.encode_ordinary(text)),  # largest id + 1
+            ("o200k", tiktoken_o200k.n_vocab, tiktoken_o200k.encode_ordinary(text)),
             (str(tmp_path / "mine.json"), 300, mine.encode_ordinary(text))]
-    for line, (name, vocab_size, ids) in zip(lines[1:], rows, strict=True):
+    for line, (name, n_vocab, ids) in zip(lines[1:], rows, strict=True):
         n = len(ids)
-        assert line.split() == [str(text_file), name, f"{vocab_size:,}", f"{n:,}",
+        assert line.split() == [str(text_file), name, f"{n_vocab:,}", f"{n:,}",
                                 f"{len(text.encode()) / n:.2f}", f"{n / len(text.split()):.2f}"]
     assert len({len(line) for line in lines}) == 1  # aligned: every row as wide as the header
 

@@ -8,7 +8,7 @@ import pytest
 
 from bpe_course.exercises import ch01, ch02, ch03
 from bpe_course.exercises.feedback import Feedback, run_cases
-from bpe_course.wordbpe import WordBPE, apply_merge, merge_pair, count_pairs, word_counts
+from bpe_course.algorithms.wordbpe import WordBPE, apply_merge, merge_pair, count_pairs, word_counts
 
 
 def assert_wrong(feedback: Feedback, *fragments: str) -> None:

@@ -8,7 +8,7 @@ import pytest
 
 from bpe_course import corpus
 from bpe_course.exercises import ch04, ch05, ch06
-from bpe_course.wordbpe import WordBPE
+from bpe_course.algorithms.wordbpe import WordBPE
 
 # ---------------------------------------------------------------- chapter 04
 

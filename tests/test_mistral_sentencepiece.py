@@ -1,4 +1,4 @@
-"""SentencePiece BPE rebuilt (bpe_course.sentencepiece_bpe) against the sentencepiece library itself,
+"""SentencePiece BPE rebuilt (bpe_course.algorithms.sentencepiece_bpe) against the sentencepiece library itself,
 on Mistral's v1 and v3 .model files from the mistral-common wheel."""
 
 from __future__ import annotations
@@ -12,19 +12,19 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from bpe_course import corpus
 from bpe_course.errors import HashMismatchError, TokenizerFileError
-from bpe_course.mistral import V1_FILE, V3_FILE, mistral_file, sentencepiece_v1, sentencepiece_v3
-from bpe_course.sentencepiece_bpe import (SentencePieceBPE, SentencePieceModel, heap_merge_by_score, merge_by_score,
+from bpe_course.pretrained import mistral_v1 as sentencepiece_v1, mistral_v3 as sentencepiece_v3, named_file
+from bpe_course.algorithms.sentencepiece_bpe import (SentencePieceBPE, SentencePieceModel, heap_merge_by_score, merge_by_score,
                                           read_model)
 from strategies import TRICKY_PIECES
 
 OURS = {"v1": sentencepiece_v1, "v3": sentencepiece_v3}
-FILES = {"v1": V1_FILE, "v3": V3_FILE}
+FILES = {"v1": "mistral-v1", "v3": "mistral-v3"}
 
 
 @pytest.fixture(scope="module", params=["v1", "v3"])
 def pair(request):
     """(ours, the library's processor) for one model file."""
-    return OURS[request.param](), spm.SentencePieceProcessor(model_file=str(mistral_file(FILES[request.param])))
+    return OURS[request.param](), spm.SentencePieceProcessor(model_file=str(named_file(FILES[request.param])))
 
 
 # Text that stresses SentencePiece: whitespace runs, digits, CJK, emoji, characters no piece covers,
@@ -66,9 +66,9 @@ def test_udhr_same_ids(pair):
 
 
 def test_the_model_settings_are_read_from_the_file():
-    for name in (V1_FILE, V3_FILE):
-        model = read_model(mistral_file(name))
-        library = spm.SentencePieceProcessor(model_file=str(mistral_file(name)))
+    for name in FILES.values():
+        model = read_model(named_file(name))
+        library = spm.SentencePieceProcessor(model_file=str(named_file(name)))
         assert model.pieces == [library.id_to_piece(i) for i in range(library.get_piece_size())]
         assert model.scores == [library.get_score(i) for i in range(library.get_piece_size())]
         assert model.kinds.count("byte") == sum(library.is_byte(i) for i in range(library.get_piece_size())) == 256
@@ -111,12 +111,15 @@ def test_bad_input_is_named():
 
 
 def test_files_are_hash_checked(tmp_path, monkeypatch):
-    from bpe_course import mistral
-    monkeypatch.setitem(mistral.MISTRAL_SHA256, V1_FILE, "0" * 64)
+    import dataclasses
+    from bpe_course import pretrained
+    v1 = pretrained.NAMED["mistral-v1"]
+    monkeypatch.setitem(pretrained.NAMED, "mistral-v1", dataclasses.replace(
+        v1, files=(dataclasses.replace(v1.files[0], sha256="0" * 64),)))
     with pytest.raises(HashMismatchError, match="tokenizer.model.v1: sha256 is dadfd56d"):
-        mistral_file(V1_FILE)
-    with pytest.raises(ValueError, match="unknown Mistral tokenizer file 'x.model'"):
-        mistral_file("x.model")
+        named_file("mistral-v1")
+    with pytest.raises(ValueError, match="no named tokenizer 'x.model'"):
+        named_file("x.model")
 
 
 def test_a_file_that_is_not_a_model_is_named(tmp_path):
@@ -158,7 +161,7 @@ def test_other_settings_give_the_librarys_ids(trained, text):
 
 
 def test_the_library_refuses_what_we_refuse():
-    library = spm.SentencePieceProcessor(model_file=str(mistral_file(V1_FILE)))
+    library = spm.SentencePieceProcessor(model_file=str(named_file("mistral-v1")))
     with pytest.raises(Exception):
         library.encode("x\ud800")
     with pytest.raises(ValueError, match="lone surrogate"):

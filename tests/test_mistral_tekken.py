@@ -1,4 +1,4 @@
-"""Tekken read into the course's one data model (bpe_course.mistral.tekken) against mistral-common's Tekkenizer."""
+"""Tekken read into the course's one data model (bpe_course.pretrained.tekken) against mistral-common's Tekkenizer."""
 
 from __future__ import annotations
 
@@ -12,14 +12,15 @@ from hypothesis import given, settings, strategies as st
 from bpe_course import corpus
 from bpe_course.bpe import merges_from_ranks
 from bpe_course.errors import TokenizerFileError
-from bpe_course.mistral import TEKKEN_FILE, mistral_file, read_tekken, tekken, tekken_tokenizer
+from bpe_course.formats import read_tekken
+from bpe_course.pretrained import named_file, tekken
 from strategies import TRICKY_PIECES, valid_text
 
 
 @lru_cache(maxsize=1)
 def _library():
     from mistral_common.tokens.tokenizers.tekken import Tekkenizer
-    return Tekkenizer.from_file(str(mistral_file(TEKKEN_FILE)))
+    return Tekkenizer.from_file(str(named_file("tekken")))
 
 
 @pytest.fixture(scope="module")
@@ -48,12 +49,12 @@ def test_udhr_same_ids(library):
 
 def test_the_data_model(library):
     tok = tekken()
-    assert len(tok.vocab) == library.n_words == 131_072
+    assert len(tok.vocab) == tok.n_vocab == library.n_words == 131_072
     assert len(tok.special_tokens) == library.num_special_tokens == 1_000
     assert {s: tok.special_tokens[s] for s in ("<unk>", "<s>", "</s>", "[INST]", "[/INST]")} == {
         s: library.get_special_token(s) for s in ("<unk>", "<s>", "</s>", "[INST]", "[/INST]")}
     assert len(tok.merges) == 131_072 - 1_000 - 256
-    ranks, pattern, _ = read_tekken(mistral_file(TEKKEN_FILE))
+    ranks, pattern, _ = read_tekken(named_file("tekken"))
     assert tok.merges == merges_from_ranks(ranks) and tok.pattern == pattern
     # every ordinary id holds the bytes mistral-common's inner tiktoken Encoding gives it
     assert all(tok.vocab[i] == library._model.decode_single_token_bytes(i - 1_000) for i in range(1_000, 131_072))
@@ -76,7 +77,8 @@ def test_a_small_tekken_file(tmp_path):
               {"rank": 257, "token_bytes": base64.b64encode(b"abc").decode(), "token_str": "abc"}]
     config = {"pattern": r"\S+|\s+", "default_vocab_size": 258 + 3, "default_num_special_tokens": 3, "version": "v3"}
     specials = [{"rank": i, "token_str": name, "is_control": True} for i, name in enumerate(["<unk>", "<s>", "</s>"])]
-    tok = tekken_tokenizer(_write(tmp_path / "t.json", {"config": config, "vocab": vocab, "special_tokens": specials}))
+    tok = tekken(_write(tmp_path / "t.json", {"config": config, "vocab": vocab, "special_tokens": specials}),
+                 verify=False, cache=False)
     assert tok.encode_ordinary("abc ab") == [260, 3 + 32, 259]
     assert tok.special_tokens == {"<unk>": 0, "<s>": 1, "</s>": 2}
     assert tok.merges == [(b"a", b"b"), (b"ab", b"c")]

@@ -6,8 +6,14 @@ import re
 
 import pytest
 
-from bpe_course.mistral import chat_ids, chat_prompt, sentencepiece_v1, sentencepiece_v3, tekken
-from bpe_course.widgets.chat_prompt import SAMPLE, ChatPromptEditor, parse_messages, piece_label
+from bpe_course.chat import chat_ids, chat_prompt, template
+from bpe_course.pretrained import mistral_v1 as sentencepiece_v1, mistral_v3 as sentencepiece_v3, tekken
+from bpe_course.viz import token_label
+from bpe_course.widgets.chat_prompt import SAMPLE, ChatPromptEditor, parse_messages
+
+
+def piece_label(name: str, token_id: int) -> str:
+    return token_label(template(name).piece(token_id))
 
 
 def chips(editor: ChatPromptEditor) -> list[tuple[int, str, bool]]:

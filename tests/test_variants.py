@@ -1,4 +1,4 @@
-"""bpe_course.variants against plain BPE (train_bpe / train_counts) and against naive references.
+"""bpe_course.algorithms.variants against plain BPE (train_bpe / train_counts) and against naive references.
 
 Each variant, switched off, must give train_bpe's merges exactly; optimal segmentation must never
 give more tokens than merge-order encoding and must spell the same text.
@@ -16,7 +16,7 @@ from bpe_course import Tokenizer, corpus, train_bpe
 from bpe_course.pairs import apply_merge, best_pair, count_pairs
 from bpe_course.pretokenize import GPT2_PATTERN, pretokenize
 from bpe_course.train import count_pretokens, train_counts
-from bpe_course.variants import (Merges, Segmenter, fewest_tokens, gini, intersection_over_self, is_superword,
+from bpe_course.algorithms.variants import (Merges, Segmenter, fewest_tokens, gini, intersection_over_self, is_superword,
                                  line_units, picky_tokens_of, superbpe_tokens, sweep_superbpe, train_parity,
                                  train_picky, train_plain, train_superbpe, vocab_of, word_sequences)
 

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from bpe_course import Tokenizer, corpus, train_bpe
-from bpe_course.variants import superbpe_tokens, sweep_superbpe
+from bpe_course.algorithms.variants import superbpe_tokens, sweep_superbpe
 from bpe_course.viz import token_label
 from bpe_course.widgets.superbpe import SAMPLE, SuperBPEExplorer
 

@@ -9,7 +9,8 @@ from hypothesis import given, settings, strategies as st
 from strategies import valid_text
 
 from bpe_course import corpus, gpt2
-from bpe_course.widgets.dropout import DropoutExplorer, dropout_merge, dropout_tokens
+from bpe_course.algorithms.dropout import dropout_merge, dropout_tokens
+from bpe_course.widgets.dropout import DropoutExplorer
 
 
 @pytest.fixture(scope="module")

@@ -9,7 +9,7 @@ import pytest
 from bpe_course import Tokenizer, corpus, train_bpe
 from bpe_course.viz import chips_html
 from bpe_course.widgets.encoding import MergeStepper, apply_lowest_merge, merge_states
-from bpe_course.wordbpe import EOW, UNK, WordBPE
+from bpe_course.algorithms.wordbpe import EOW, UNK, WordBPE
 
 TOY = "low " * 5 + "lower " * 2 + "newest " * 6 + "widest " * 3
 

@@ -10,9 +10,8 @@ from matplotlib.figure import Figure
 
 from bpe_course import train_bpe, Tokenizer
 from bpe_course.viz import nice_log_axis, nice_ticks
-from bpe_course.widgets import measures
-from bpe_course.widgets.measures import (bytes_per_token, shown, text_measures, tokens_per_word, vocab_entries,
-                                         vocab_size, words)
+from bpe_course import measures
+from bpe_course.measures import bytes_per_token, n_vocab, shown, text_measures, tokens_per_word, vocab_entries, words
 
 
 def test_ratios_against_gpt2_and_tiktoken(gpt2_tok, tiktoken_gpt2):
@@ -36,16 +35,16 @@ def test_nothing_under_a_ratio_is_nan_and_shown_as_a_dash(text, n_tokens):
         assert numbers["bytes_per_token"] == len(text.encode()) / n_tokens
 
 
-def test_vocab_size_counts_ids_and_vocab_entries_counts_tokens(gpt2_tok, cl100k_tok, tiktoken_gpt2, tiktoken_cl100k):
-    assert vocab_size(gpt2_tok.vocab) == tiktoken_gpt2.n_vocab == vocab_entries(gpt2_tok.vocab) == 50257
-    assert vocab_size(cl100k_tok.vocab) == tiktoken_cl100k.n_vocab == 100277  # ids 100256, 100261-100275 unused
+def test_n_vocab_counts_ids_and_vocab_entries_counts_tokens(gpt2_tok, cl100k_tok, tiktoken_gpt2, tiktoken_cl100k):
+    assert n_vocab(gpt2_tok.vocab) == tiktoken_gpt2.n_vocab == vocab_entries(gpt2_tok.vocab) == 50257
+    assert n_vocab(cl100k_tok.vocab) == tiktoken_cl100k.n_vocab == 100277  # ids 100256, 100261-100275 unused
     assert vocab_entries(cl100k_tok.vocab) == 100261
     cut = cl100k_tok.truncated(1000)  # keeps its special tokens' high ids
     assert vocab_entries(cut.vocab) == 256 + 1000 + len(cl100k_tok.special_tokens)
-    assert vocab_size(cut.vocab) == 100277
+    assert n_vocab(cut.vocab) == 100277
     trained = Tokenizer(*train_bpe("low lower lowest " * 20, 256 + 5))
-    assert vocab_size(trained.vocab) == vocab_entries(trained.vocab) == 261  # train_bpe's vocab_size argument
-    assert vocab_size({}) == 0
+    assert n_vocab(trained.vocab) == vocab_entries(trained.vocab) == 261  # train_bpe's vocab_size argument
+    assert n_vocab({}) == 0
 
 
 def test_one_module_measures_for_every_widget():
@@ -55,7 +54,7 @@ def test_one_module_measures_for_every_widget():
     from bpe_course.widgets import merge_count, merges, vocab_size as vocab_widget
     for module in (merge_count, merges, vocab_widget):
         source = inspect.getsource(module)
-        assert "from .measures import" in source, module.__name__
+        assert "from ..measures import" in source, module.__name__
         assert "len(text.split())" not in source and ".encode(\"utf-8\")) /" not in source, module.__name__
     assert not hasattr(merge_count, "text_numbers") and not hasattr(merge_count, "find_o200k")
     assert measures.NO_VALUE == "–"

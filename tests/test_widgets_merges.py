@@ -12,7 +12,7 @@ import pytest
 from bpe_course import corpus, train_bpe, Tokenizer
 from bpe_course.viz import token_label
 from bpe_course.widgets.merges import MergeSlider, PairExplorer
-from bpe_course.wordbpe import WordBPE, apply_merge, count_pairs, top_pairs, word_counts
+from bpe_course.algorithms.wordbpe import WordBPE, apply_merge, count_pairs, top_pairs, word_counts
 
 TOY = "low " * 5 + "lower " * 2 + "newest " * 6 + "widest " * 3
 CHIP = re.compile(r'<span class="bpe-chip"[^>]*?(?: data-id="(\d+)")?>(.*?)</span>')
@@ -158,7 +158,7 @@ def test_slider_stats_numbers(toy_bpe):
         assert f"vocab size {vocab} " in stats
         assert f"{len(tokens)} tokens for {words} words" in stats
         assert f"{len(tokens) / words:.2f} tokens per word" in stats
-        assert w.stats_at(k) == {"vocab_size": vocab, "tokens": len(tokens), "words": words,
+        assert w.stats_at(k) == {"n_vocab": vocab, "tokens": len(tokens), "words": words,
                                  "tokens_per_word": len(tokens) / words}
 
 

@@ -7,9 +7,10 @@ import math
 import pytest
 
 from bpe_course import Tokenizer, corpus, train_bpe
-from bpe_course.lm import KneserNey
-from bpe_course.widgets.model_quality import (ModelQualityExplorer, Sweep, best_rows, explorer_title, figure_png,
-                                              plot_model_quality, prefix_covering, status_line, vocab_points)
+from bpe_course.algorithms.lm import KneserNey
+from bpe_course.algorithms.model_quality import Sweep, best_rows, prefix_covering, vocab_points
+from bpe_course.viz import figure_png
+from bpe_course.widgets.model_quality import ModelQualityExplorer, explorer_title, plot_model_quality, status_line
 
 MAX = 600
 
@@ -55,7 +56,7 @@ def test_sweep_rows_match_tokenizers_and_models_built_alone(sweep, texts):
         row = data.query("order == 3 and merges == @k").iloc[0]
         assert row["bits_per_byte"] == pytest.approx(model.bits(held) / len(heldout.encode("utf-8")), rel=1e-12)
         assert row["tokens_per_word"] == len(held) / len(heldout.split())
-        assert row["train_tokens"] == len(ids) and row["vocab_size"] == 256 + k
+        assert row["train_tokens"] == len(ids) and row["n_vocab"] == 256 + k
     bytes_row = data.query("order == 1 and merges == 0").iloc[0]
     assert bytes_row["heldout_tokens"] == len(heldout.encode("utf-8"))
 
@@ -82,7 +83,7 @@ def test_plot_draws_the_data(sweep):
     data = sweep.measure([1, 3])
     fig = plot_model_quality(data, "t", chosen=512)
     left, right = fig.axes
-    assert list(left.lines[0].get_ydata()) == list(data.drop_duplicates("vocab_size")["tokens_per_word"])
+    assert list(left.lines[0].get_ydata()) == list(data.drop_duplicates("n_vocab")["tokens_per_word"])
     curves = [line for line in right.lines if line.get_label().startswith("order")]
     assert [line.get_label() for line in curves] == ["order 1", "order 3"]
     for line, n in zip(curves, (1, 3)):
@@ -98,7 +99,7 @@ def test_explorer_follows_both_sliders(sweep):
     explorer.order.value = 1
     assert set(explorer.data["order"]) == {1}
     assert explorer.status.value == status_line(sweep.measure([1]), 856, 1)
-    row = sweep.measure([1]).set_index("vocab_size").loc[856]
+    row = sweep.measure([1]).set_index("n_vocab").loc[856]
     assert f"{row['bits_per_byte']:.4f} bits per byte" in explorer.status.value
     assert explorer.image.value == figure_png(plot_model_quality(sweep.measure([1]), explorer_title(1), chosen=856))
     explorer.order.value = 4  # not measured yet: fitted on demand

@@ -28,7 +28,7 @@ def chip_ids(row_html: str) -> list[int]:
 
 def test_parts_have_stable_css_classes(playground):
     assert "bpe-playground-text" in playground.text._dom_classes
-    assert list(playground.rows) == ["mine", "GPT-2", "GPT-4", "GPT-4o"]
+    assert list(playground.rows) == ["mine", "GPT-2", "GPT-4 (cl100k)", "GPT-4o (o200k)"]
     for row in playground.rows.values():
         assert "bpe-playground-row" in row._dom_classes
     assert playground.widget.children[0] is playground.text
@@ -42,7 +42,7 @@ TEXTS = ["Hello world", "The numbers 1234567 and 2024-03-16.", "    def f(x):\n 
 def test_typing_updates_every_row_with_the_right_tokens(playground, text, small_tok, gpt2_tok, cl100k_tok, o200k_tok,
                                                         tiktoken_gpt2, tiktoken_cl100k, tiktoken_o200k):
     playground.text.value = text
-    toks = {"mine": small_tok, "GPT-2": gpt2_tok, "GPT-4": cl100k_tok, "GPT-4o": o200k_tok}
+    toks = {"mine": small_tok, "GPT-2": gpt2_tok, "GPT-4 (cl100k)": cl100k_tok, "GPT-4o (o200k)": o200k_tok}
     for name, tok in toks.items():
         ids = tok.encode(text, allowed_special="all")
         assert playground.counts[name] == len(ids)
@@ -52,8 +52,8 @@ def test_typing_updates_every_row_with_the_right_tokens(playground, text, small_
         assert f"<b>{name}</b>" in html
     # and the GPT rows agree with tiktoken itself
     assert playground.ids["GPT-2"] == tiktoken_gpt2.encode(text, allowed_special="all")
-    assert playground.ids["GPT-4"] == tiktoken_cl100k.encode(text, allowed_special="all")
-    assert playground.ids["GPT-4o"] == tiktoken_o200k.encode(text, allowed_special="all")
+    assert playground.ids["GPT-4 (cl100k)"] == tiktoken_cl100k.encode(text, allowed_special="all")
+    assert playground.ids["GPT-4o (o200k)"] == tiktoken_o200k.encode(text, allowed_special="all")
     assert playground.rows_html == "\n".join(playground.row_html(n) for n in toks)
 
 
@@ -89,22 +89,21 @@ def test_names_are_escaped_and_empty_mapping_rejected(small_tok):
 
 
 def test_with_pretrained_picks_names_and_refuses_unknown_ones(small_tok, o200k_tok):
-    w = Playground.with_pretrained(text="HelloWorld", names=["GPT-4o"])
-    assert list(w.rows) == ["GPT-4o"] and w.ids["GPT-4o"] == o200k_tok.encode("HelloWorld")
-    assert w.tokenizers["GPT-4o"].vocab == o200k_tok.vocab
-    with pytest.raises(ValueError, match="no pretrained tokenizer named 'GPT-5'"):
-        Playground.with_pretrained({"mine": small_tok}, names=["GPT-5"])
+    w = Playground.with_pretrained(text="HelloWorld", names=["o200k"])
+    assert list(w.rows) == ["GPT-4o (o200k)"] and w.ids["GPT-4o (o200k)"] == o200k_tok.encode("HelloWorld")
+    assert w.tokenizers["GPT-4o (o200k)"].vocab == o200k_tok.vocab
+    with pytest.raises(ValueError, match="no named tokenizer 'gpt5' to play with; installed here: gpt2, cl100k"):
+        Playground.with_pretrained({"mine": small_tok}, names=["gpt5"])
 
 
 def test_tekken_row_gives_mistral_commons_ids():
     from mistral_common.tokens.tokenizers.tekken import Tekkenizer
 
-    from bpe_course import mistral
-    from bpe_course.widgets.playground import PRETRAINED
-    assert list(PRETRAINED) == ["GPT-2", "GPT-4", "GPT-4o", "Mistral Tekken"]
-    library = Tekkenizer.from_file(str(mistral.mistral_file(mistral.TEKKEN_FILE)))
-    w = Playground.with_pretrained(names=["GPT-4", "Mistral Tekken"])
-    assert list(w.rows) == ["GPT-4", "Mistral Tekken"]
+    from bpe_course import pretrained
+    assert [n.name for n in pretrained.named("byte-level")] == ["gpt2", "cl100k", "o200k", "tekken"]
+    library = Tekkenizer.from_file(str(pretrained.named_file("tekken")))
+    w = Playground.with_pretrained(names=["cl100k", "tekken"])
+    assert list(w.rows) == ["GPT-4 (cl100k)", "Mistral Tekken"]
     for text in [t for t in TEXTS if "<|" not in t]:
         w.text.value = text
         ids = library.encode(text, bos=False, eos=False)
@@ -114,7 +113,7 @@ def test_tekken_row_gives_mistral_commons_ids():
     w.text.value = "[INST]hi[/INST]"
     assert w.ids["Mistral Tekken"] == [3, *library.encode("hi", bos=False, eos=False), 4]
     # with allowed_special=() they are ordinary text, as mistral-common's encode reads them
-    as_text = Playground.with_pretrained(text="[INST] hi </s>", names=["Mistral Tekken"], allowed_special=())
+    as_text = Playground.with_pretrained(text="[INST] hi </s>", names=["tekken"], allowed_special=())
     assert as_text.ids["Mistral Tekken"] == library.encode("[INST] hi </s>", bos=False, eos=False)
 
 

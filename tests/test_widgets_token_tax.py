@@ -7,9 +7,9 @@ import re
 import pytest
 
 from bpe_course import corpus, gpt2, train_bpe
-from bpe_course.widgets.token_tax import (BAR_ROOM, HELDOUT_ARTICLES, MIXES, OWN_MIN_FREQUENCY, OWN_VOCAB_SIZE,
-                                          TRAIN_ARTICLES, TokenTaxExplorer, bars_html, language_order, relative_costs,
-                                          summary, train_on_mix)
+from bpe_course.algorithms.token_tax import OWN_MIN_FREQUENCY, OWN_VOCAB_SIZE, relative_costs, summary, train_on_mix
+from bpe_course.corpus import HELDOUT_ARTICLES, MIXES, TRAIN_ARTICLES
+from bpe_course.widgets.token_tax import BAR_ROOM, TokenTaxExplorer, bars_html, language_order
 
 
 def test_relative_costs_are_token_counts_divided_by_english():

@@ -57,7 +57,7 @@ def test_data_matches_independent_training(explorer):
     for k in (trained.index[1], trained.index[2], MAX):  # two middle sizes and the largest
         tokens, words, n_bytes = tiktoken_count("python_docs", int(k))
         row = trained.loc[k]
-        assert row["tokens"] == tokens and row["vocab_size"] == 256 + k
+        assert row["tokens"] == tokens and row["n_vocab"] == 256 + k
         assert row["tokens_per_word"] == pytest.approx(tokens / words)
         assert row["bytes_per_token"] == pytest.approx(n_bytes / tokens)
     assert trained["tokens_per_word"].is_monotonic_decreasing
@@ -66,7 +66,7 @@ def test_data_matches_independent_training(explorer):
 def test_reference_point_is_gpt2_on_the_same_text(explorer, tiktoken_gpt2):
     _, heldout = corpus.train_heldout("python_docs")
     ref = explorer.data[explorer.data["tokenizer"] == "GPT-2"].iloc[0]
-    assert ref["vocab_size"] == tiktoken_gpt2.n_vocab == 50257
+    assert ref["n_vocab"] == tiktoken_gpt2.n_vocab == 50257
     assert ref["tokens"] == len(tiktoken_gpt2.encode_ordinary(heldout))
 
 
@@ -83,7 +83,7 @@ def test_choosing_a_corpus_and_range_redraws(explorer):
     after = bytes(explorer.image.value)
     assert after.startswith(b"\x89PNG") and after != before
     line = explorer.figure.axes[0].lines[0]
-    assert list(line.get_xdata()) == list(trained["vocab_size"])
+    assert list(line.get_xdata()) == list(trained["n_vocab"])
     assert list(line.get_ydata()) == pytest.approx(list(trained["tokens_per_word"]))
 
 
@@ -143,7 +143,7 @@ def test_a_corpus_that_runs_out_of_merges_says_so(gpt2_tok):
                                  min_frequency=5, value="languages")
     explorer.show(merges=(1024, 5056))
     trained = explorer.data[explorer.data["tokenizer"] == "trained"]
-    assert list(trained["merges"]) == [learned] and list(trained["vocab_size"]) == [256 + learned]
+    assert list(trained["merges"]) == [learned] and list(trained["n_vocab"]) == [256 + learned]
     assert explorer.learned == learned
     note = explorer.note.value
     assert f"after {learned:,} merges" in note and "at least 5 times" in note and "before this range starts" in note

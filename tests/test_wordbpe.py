@@ -1,4 +1,4 @@
-"""Tests for bpe_course.wordbpe: character-level BPE with </w> (chapters 1-6)."""
+"""Tests for bpe_course.algorithms.wordbpe: character-level BPE with </w> (chapters 1-6)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bpe_course.wordbpe import (
+from bpe_course.algorithms.wordbpe import (
     EOW,
     SPECIALS,
     STOP_NO_PAIR,

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 
-from ..wordbpe import EOW, WordBPE, merge_pair
+from ..algorithms.wordbpe import EOW, WordBPE, merge_pair
 from .feedback import (FUNCTION, STR, STR_PAIRS, STRINGS, Feedback, correct, expect, expect_all, returned, short,
                        wrong)
 

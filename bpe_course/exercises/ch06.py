@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from ..wordbpe import SPECIALS, WordBPE
+from ..algorithms.wordbpe import SPECIALS, WordBPE
 from .feedback import (DICT, FUNCTION, INT, NUMBER, STR, Feedback, Kind, correct, count, expect, expect_all, returned,
                        short, wrong)
 

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 
 from ..pretokenize import GPT4_PATTERN, pretokenize
-from ..pretrained import gpt2, merges_from_ranks
+from ..bpe import merges_from_ranks
+from ..pretrained import gpt2
 from ..tokenizer import Tokenizer
 from ..viz import token_label
 from .feedback import BYTES_PAIRS, INT, STR, STRINGS, Feedback, Kind, correct, expect, expect_all, shown as _shown, wrong

@@ -21,7 +21,8 @@ from collections.abc import Callable, Mapping
 from .. import corpus
 from ..pretrained import cl100k, gpt2
 from ..tokenizer import Tokenizer
-from ..widgets.token_tax import ARTICLES, HELDOUT_ARTICLES, MIXES, language_name, relative_costs, train_on_mix
+from ..algorithms.token_tax import relative_costs, train_on_mix
+from ..corpus import ARTICLES, HELDOUT_ARTICLES, MIXES, language_name
 from .feedback import FUNCTION, NUMBER, Feedback, Kind, correct, count, expect, far_off, returned, short, wrong
 
 FACTOR_LANGUAGES = ["eng", "swh", "rus", "tam", "cmn_hans"]  # English first: its factor must be 1

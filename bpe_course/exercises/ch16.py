@@ -15,7 +15,7 @@ import math
 from collections import Counter
 from collections.abc import Callable
 
-from ..widgets.model_quality import Sweep, best_rows
+from ..algorithms.model_quality import Sweep, best_rows
 from .feedback import INT, NUMBER, Feedback, Kind, correct, count, expect, run_cases, wrong
 
 BPB_CASES = [([0.5] * 8, "abcdefgh"), ([0.5, 0.25], "éé"), ([1.0], "a"), ([0.1, 0.9, 0.3], "日本"),
@@ -82,15 +82,15 @@ def check_unigram_best(answer: int | None, sweep: Sweep) -> Feedback:
     if not isinstance(sweep, Sweep):
         return wrong(f"sweep should be the chapter's Sweep, got {type(sweep).__name__}", "pass `sweep` from section 3")
     data = sweep.measure([1])
-    sizes = [int(s) for s in data["vocab_size"]]
+    sizes = [int(s) for s in data["n_vocab"]]
     if answer not in sizes:
         near = "merges" if answer + 256 in sizes else "vocabulary"
         hint = ("that is a number of merges: a vocabulary size counts the 256 bytes too" if near == "merges"
                 else f"the sweep measured these vocabulary sizes: {', '.join(f'{s:,}' for s in sizes)}")
         return wrong(f"{count(answer)} is not one of the sweep's vocabulary sizes.", hint)
     best = best_rows(data).iloc[0]
-    mine = data.set_index("vocab_size").loc[answer, "bits_per_byte"]
-    if answer == int(best["vocab_size"]):
+    mine = data.set_index("n_vocab").loc[answer, "bits_per_byte"]
+    if answer == int(best["n_vocab"]):
         return correct(f"order 1 needs {mine:.4f} bits per byte there, the fewest of the sweep. Compare where "
                        "the higher orders bottom out in section 3's table.")
     more = "more" if mine > best["bits_per_byte"] else "as many"

@@ -1,6 +1,6 @@
 """Checkers for chapter 17 (beyond greedy BPE).
 
->>> from bpe_course.variants import fewest_tokens, gini, is_superword
+>>> from bpe_course.algorithms.variants import fewest_tokens, gini, is_superword
 >>> check_fewest_count(lambda piece, vocab: len(fewest_tokens(piece, vocab))).ok
 True
 >>> check_gini(gini).ok, check_superword(is_superword).ok
@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-from ..variants import fewest_tokens, gini, is_superword
+from ..algorithms.variants import fewest_tokens, gini, is_superword
 from .feedback import INT, NUMBER, Feedback, Kind, run_cases
 
 

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..sentencepiece_bpe import best_pair
+from ..algorithms.sentencepiece_bpe import best_pair
+from ..chat import chat_prompt
 from .feedback import FUNCTION, IDS, Feedback, Kind, correct, expect, returned, short, wrong
 
 # Scores of the checker's own (higher merges first); ties between "lo" and "ow", and "ss" repeated, test the
@@ -92,7 +93,6 @@ def _where(parts, position: int) -> str:
 
 def check_v3_prompt(my_v3_prompt: Callable) -> Feedback:
     """Exercise 18.2: a conversation as v3's template writes it, against mistral-common's encode_chat_completion."""
-    from ..mistral import chat_prompt
     if (problem := expect(my_v3_prompt, FUNCTION)) is not None:
         return problem
     for messages in CONVERSATIONS:

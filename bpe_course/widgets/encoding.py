@@ -5,7 +5,7 @@ whitespace, each word ends in ``</w>``) and for a byte-level :class:`~bpe_course
 (the text is pre-tokenized with the tokenizer's pattern and each piece starts as bytes).
 Each step applies the lowest-ranked merge that occurs anywhere, to all its occurrences.
 
->>> from bpe_course.wordbpe import WordBPE
+>>> from bpe_course.algorithms.wordbpe import WordBPE
 >>> bpe = WordBPE.from_merges([("o", "w"), ("l", "ow"), ("s", "t")], alphabet="lowest")
 >>> [(s.rank, s.pair) for s in merge_states(bpe, "lowest")]
 [(None, None), (0, ('o', 'w')), (1, ('l', 'ow')), (2, ('s', 't'))]
@@ -24,7 +24,7 @@ import ipywidgets as widgets
 from ..pretokenize import pretokenize
 from ..tokenizer import Tokenizer
 from ..viz import chips_html, token_label
-from ..wordbpe import EOW, UNK, WordBPE
+from ..algorithms.wordbpe import EOW, UNK, WordBPE
 
 Symbol = Union[str, bytes]  # a str for WordBPE, bytes for a byte-level Tokenizer
 Pieces = tuple[tuple[Symbol, ...], ...]  # one tuple of symbols per word / pre-token

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 
 import ipywidgets as widgets
 
-from ..variants import SuperBPE, superbpe_tokens
+from ..algorithms.variants import SuperBPE, superbpe_tokens
 from ..viz import chips_html, token_label
 
 SAMPLE = "said Don Quixote to Sancho, and in the end of the day he had to go to the inn"

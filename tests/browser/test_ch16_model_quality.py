@@ -17,8 +17,9 @@ from playwright.sync_api import expect
 
 from bpe_course import Tokenizer, corpus
 from bpe_course.train import train
-from bpe_course.widgets.model_quality import (Sweep, explorer_title, figure_png, plot_model_quality, status_line,
-                                              vocab_points)
+from bpe_course.algorithms.model_quality import Sweep, vocab_points
+from bpe_course.viz import figure_png
+from bpe_course.widgets.model_quality import explorer_title, plot_model_quality, status_line
 
 from .lab_page import ARTIFACTS, eventually, notebook_constants
 

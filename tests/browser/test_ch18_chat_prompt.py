@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from bpe_course.mistral import chat_ids, chat_prompt
+from bpe_course.chat import chat_ids, chat_prompt
 from bpe_course.widgets.chat_prompt import SAMPLE, parse_messages
 
 from .lab_page import chip_ids, eventually

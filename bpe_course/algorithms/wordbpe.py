@@ -17,8 +17,8 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from .bpe import merge_by_rank
-from .pairs import EOW, Pair, Word, apply_merge, best_pair, count_pairs, merge_pair, top_pairs, word_counts
+from ..bpe import merge_by_rank
+from ..pairs import EOW, Pair, Word, apply_merge, best_pair, count_pairs, merge_pair, top_pairs, word_counts
 
 PAD, BOS, EOS, UNK = "<|pad|>", "<|bos|>", "<|eos|>", "<|unk|>"
 SPECIALS = (PAD, BOS, EOS, UNK)  # ids 0, 1, 2, 3 in every WordBPE

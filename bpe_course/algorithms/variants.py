@@ -37,11 +37,10 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import NamedTuple
 
-from .bpe import merge_by_rank
-from .fast.merge import descending_key
-from .pairs import merge_pair
-from .pretokenize import pretokenize, resolve_pattern
-from .train import count_pretokens
+from ..bpe import merge_by_rank
+from ..pairs import descending_key, merge_pair
+from ..pretokenize import pretokenize, resolve_pattern
+from ..train import count_pretokens
 
 Pair = tuple[bytes, bytes]
 Seq = tuple[bytes, ...]
@@ -49,7 +48,7 @@ Seq = tuple[bytes, ...]
 
 def _descending(pair: Pair) -> tuple[str, str]:
     """A key that sorts pairs from the lexicographically *greatest* down (plain BPE's tie rule, in a min-heap):
-    each token's :func:`bpe_course.fast.merge.descending_key`.
+    each token's :func:`bpe_course.pairs.descending_key`.
 
     >>> sorted([(b"a", b"b"), (b"ab", b""), (b"b", b"a"), (b"a", b"ba")], key=_descending)
     [(b'b', b'a'), (b'ab', b''), (b'a', b'ba'), (b'a', b'b')]

@@ -13,7 +13,7 @@ counts with the next lower order, and the lowest order mixes with the uniform di
 whole vocabulary, so no token ever has probability 0, seen or not. One data model: a sequence of
 ids in, probabilities out.
 
->>> model = KneserNey(list(b"abracadabra, abracadabra! cadabra"), order=3, vocab_size=256)
+>>> model = KneserNey(list(b"abracadabra, abracadabra! cadabra"), order=3, n_vocab=256)
 >>> round(model.prob(ord("r"), b"ab"), 4)  # "ab" was always followed by "r"
 0.5763
 >>> round(model.prob(ord("z"), b"ab"), 4)  # "z" never occurs, yet it is possible
@@ -61,7 +61,7 @@ def modified_kn_discounts(count_of_counts: Counter[int] | dict[int, int]) -> tup
 
 
 class KneserNey:
-    """Interpolated Kneser-Ney n-gram model over token ids ``0 .. vocab_size - 1`` (orders 1 to 5).
+    """Interpolated Kneser-Ney n-gram model over token ids ``0 .. n_vocab - 1`` (orders 1 to 5).
 
     Level ``k`` (``1 <= k <= order``) predicts a token from the ``k - 1`` tokens before it:
 
@@ -71,7 +71,7 @@ class KneserNey:
     ``w``, and ``B_k(h)`` the discount mass taken from ``h``'s counts
     (``D1 N1(h) + D2 N2(h) + D3 N3+(h)``, with ``Nj(h)`` the number of tokens seen ``j`` times
     after ``h``). If ``h`` was never seen, ``p_k(w | h) = p_{k-1}(w | h')``. Below level 1 is
-    the uniform ``1 / vocab_size``.
+    the uniform ``1 / n_vocab``.
 
     The counts ``c_k`` are the raw counts at the top level only. Lower levels count *continuations*:
     how many different tokens came before ``h w`` (Kneser & Ney's idea: "Francisco" is frequent but
@@ -82,10 +82,10 @@ class KneserNey:
     (interpolated Kneser-Ney as nltk's ``KneserNeyInterpolated`` defines it); a discount of 0 at a
     level gives it no weight to pass down, so tokens can then get probability 0.
 
-    Hand-checkable, with discounts 0.5 (``vocab_size=4``; token 3 never occurs). Bigram counts:
+    Hand-checkable, with discounts 0.5 (``n_vocab=4``; token 3 never occurs). Bigram counts:
     ``01`` twice, ``10`` and ``12`` once. Continuations: 0, 1 and 2 each follow one distinct token.
 
-    >>> m = KneserNey([0, 1, 0, 1, 2], order=2, vocab_size=4, discounts=(0.5, 0.5))
+    >>> m = KneserNey([0, 1, 0, 1, 2], order=2, n_vocab=4, discounts=(0.5, 0.5))
     >>> [round(m.prob(w, []), 6) for w in range(4)]  # (1 - 0.5 + 1.5 / 4) / 3, and (1.5 / 4) / 3
     [0.291667, 0.291667, 0.291667, 0.125]
     >>> round(m.prob(1, [0]), 6)  # (2 - 0.5 + 0.5 * 0.291667) / 2
@@ -96,32 +96,32 @@ class KneserNey:
     True
     """
 
-    def __init__(self, ids: Sequence[int], order: int, vocab_size: int,
+    def __init__(self, ids: Sequence[int], order: int, n_vocab: int,
                  discounts: Sequence[float] | None = None) -> None:
         if isinstance(order, bool) or not isinstance(order, int) or not 1 <= order <= MAX_ORDER:
             raise ValueError(f"order must be an int from 1 to {MAX_ORDER}, got {order!r}")
-        if isinstance(vocab_size, bool) or not isinstance(vocab_size, int) or vocab_size < 1:
-            raise ValueError(f"vocab_size must be a positive int, got {vocab_size!r}")
+        if isinstance(n_vocab, bool) or not isinstance(n_vocab, int) or n_vocab < 1:
+            raise ValueError(f"n_vocab must be a positive int, got {n_vocab!r}")
         if discounts is not None:
             discounts = tuple(discounts)
             if len(discounts) != order or not all(isinstance(d, (int, float)) and 0 <= d <= 1 for d in discounts):
                 raise ValueError(f"discounts must be {order} numbers from 0 to 1 (one per level, lowest first), "
                                  f"got {discounts!r}")
-        ids = check_ids(ids, vocab_size)
-        self._set(order, vocab_size, len(ids), _fit_levels(ids, vocab_size, order, discounts)[order])
+        ids = check_ids(ids, n_vocab)
+        self._set(order, n_vocab, len(ids), _fit_levels(ids, n_vocab, order, discounts)[order])
 
-    def _set(self, order: int, vocab_size: int, n_tokens: int, levels: list[Level]) -> None:
-        self.order, self.vocab_size, self.n_tokens = order, vocab_size, n_tokens
+    def _set(self, order: int, n_vocab: int, n_tokens: int, levels: list[Level]) -> None:
+        self.order, self.n_vocab, self.n_tokens = order, n_vocab, n_tokens
         self.discounts = [ds for ds, _, _ in levels]  # (D1, D2, D3+) per level, lowest first
         self._levels = [(num, contexts) for _, num, contexts in levels]
 
     def __repr__(self) -> str:
-        return (f"KneserNey(order={self.order}, vocab_size={self.vocab_size:,}, trained on {self.n_tokens:,} tokens, "
+        return (f"KneserNey(order={self.order}, n_vocab={self.n_vocab:,}, trained on {self.n_tokens:,} tokens, "
                 f"{sum(len(num) for num, _ in self._levels):,} n-grams)")
 
     def prob(self, token: int, context: Sequence[int]) -> float:
         """The probability of ``token`` after ``context`` (only its last ``order - 1`` ids count)."""
-        ids = check_ids([*self._recent(context), token], self.vocab_size)
+        ids = check_ids([*self._recent(context), token], self.n_vocab)
         return self._probs(ids, start=len(ids) - 1)[0]
 
     def _recent(self, context: Sequence[int]) -> list[int]:
@@ -129,9 +129,9 @@ class KneserNey:
         return list(context)[-(self.order - 1):] if self.order > 1 else []
 
     def distribution(self, context: Sequence[int]) -> list[float]:
-        """``[prob(w, context) for w in range(vocab_size)]``, computed level by level."""
-        context = check_ids(self._recent(context), self.vocab_size)
-        v = self.vocab_size
+        """``[prob(w, context) for w in range(n_vocab)]``, computed level by level."""
+        context = check_ids(self._recent(context), self.n_vocab)
+        v = self.n_vocab
         p = [1.0 / v] * v
         h = 0
         for k in range(1, len(context) + 2):
@@ -145,14 +145,14 @@ class KneserNey:
 
     def token_probs(self, ids: Sequence[int]) -> list[float]:
         """The probability of each token of ``ids`` given the ones before it (the first has no context)."""
-        return self._probs(check_ids(ids, self.vocab_size), start=0)
+        return self._probs(check_ids(ids, self.n_vocab), start=0)
 
     def bits(self, ids: Sequence[int]) -> float:
         """The bits needed to encode ``ids`` with this model: the sum of ``-log2 p`` over its tokens."""
         return -sum(map(math.log2, self.token_probs(ids)))
 
     def _probs(self, ids: list[int], start: int) -> list[float]:
-        v, top = self.vocab_size, self.order - 1
+        v, top = self.n_vocab, self.order - 1
         powers = [v ** j for j in range(self.order)]
         lookups = [(num.get, contexts.get) for num, contexts in self._levels]  # bound once: this loop is hot
         uniform = 1.0 / v
@@ -171,8 +171,8 @@ class KneserNey:
         return out
 
 
-def fit_orders(ids: Sequence[int], orders: Sequence[int], vocab_size: int) -> dict[int, KneserNey]:
-    """``{n: KneserNey(ids, n, vocab_size) for n in orders}``, counted once: the models share their lower levels.
+def fit_orders(ids: Sequence[int], orders: Sequence[int], n_vocab: int) -> dict[int, KneserNey]:
+    """``{n: KneserNey(ids, n, n_vocab) for n in orders}``, counted once: the models share their lower levels.
 
     An order-3 and an order-4 model have the same levels 1 and 2 (continuation counts depend only on
     the n-grams one longer), so a chapter comparing orders counts each level once.
@@ -185,21 +185,21 @@ def fit_orders(ids: Sequence[int], orders: Sequence[int], vocab_size: int) -> di
     orders = sorted(set(orders))
     if not orders or any(isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= MAX_ORDER for n in orders):
         raise ValueError(f"orders must be ints from 1 to {MAX_ORDER}, got {orders!r}")
-    if isinstance(vocab_size, bool) or not isinstance(vocab_size, int) or vocab_size < 1:
-        raise ValueError(f"vocab_size must be a positive int, got {vocab_size!r}")
-    ids = check_ids(ids, vocab_size)
-    levels = _fit_levels(ids, vocab_size, orders[-1], None, orders)
+    if isinstance(n_vocab, bool) or not isinstance(n_vocab, int) or n_vocab < 1:
+        raise ValueError(f"n_vocab must be a positive int, got {n_vocab!r}")
+    ids = check_ids(ids, n_vocab)
+    levels = _fit_levels(ids, n_vocab, orders[-1], None, orders)
     models = {}
     for n in orders:
         models[n] = model = KneserNey.__new__(KneserNey)
-        model._set(n, vocab_size, len(ids), levels[n])
+        model._set(n, n_vocab, len(ids), levels[n])
     return models
 
 
 def bits_per_byte(model: KneserNey, ids: Sequence[int], text: str) -> float:
     """The bits ``model`` needs for the tokens ``ids`` of ``text``, per UTF-8 byte of ``text``.
 
-    >>> model = KneserNey([0, 1] * 50, order=2, vocab_size=2)
+    >>> model = KneserNey([0, 1] * 50, order=2, n_vocab=2)
     >>> bits_per_byte(model, [0, 1, 0, 1], "abab") < 0.5  # the pattern is learned: under half a bit a byte
     True
     """
@@ -209,20 +209,20 @@ def bits_per_byte(model: KneserNey, ids: Sequence[int], text: str) -> float:
     return model.bits(ids) / n_bytes
 
 
-def check_ids(ids: Sequence[int], vocab_size: int) -> list[int]:
-    """``ids`` as a list, or a ValueError naming the first position that is not an id below ``vocab_size``.
+def check_ids(ids: Sequence[int], n_vocab: int) -> list[int]:
+    """``ids`` as a list, or a ValueError naming the first position that is not an id below ``n_vocab``.
 
     >>> check_ids([3, 1, 7], 5)
     Traceback (most recent call last):
     ...
-    ValueError: ids[2] = 7 is not a token id from 0 to 4 (vocab_size=5)
+    ValueError: ids[2] = 7 is not a token id from 0 to 4 (n_vocab=5)
     """
     ids = list(ids)
-    if ids and not (set(map(type, ids)) <= {int} and 0 <= min(ids) and max(ids) < vocab_size):
+    if ids and not (set(map(type, ids)) <= {int} and 0 <= min(ids) and max(ids) < n_vocab):
         for i, x in enumerate(ids):
-            if isinstance(x, bool) or not isinstance(x, int) or not 0 <= x < vocab_size:
-                raise ValueError(f"ids[{i}] = {x!r} is not a token id from 0 to {vocab_size - 1} "
-                                 f"(vocab_size={vocab_size})")
+            if isinstance(x, bool) or not isinstance(x, int) or not 0 <= x < n_vocab:
+                raise ValueError(f"ids[{i}] = {x!r} is not a token id from 0 to {n_vocab - 1} "
+                                 f"(n_vocab={n_vocab})")
     return ids
 
 
