@@ -1,25 +1,8 @@
 """bpe_course: byte-pair encoding from characters to GPT-2, GPT-4 and GPT-4o, exact and fast.
 
-One data model runs through the package: ``vocab: dict[int, bytes]`` and
-``merges: list[tuple[bytes, bytes]]`` in creation order, plus special tokens.
-
-Eight floors, imports pointing down only (CONTRIBUTING.md says what each room is for):
-
-8. course: cli, cli_output, __main__, lab, widgets, exercises, viz, interop
-7. ready-made and at scale: pretrained, chat, encode_files, scale
-6. algorithms: algorithms
-5. engine: tokenizer, train, pretrained_cache
-4. formats: formats
-3. fast: fast
-2. texts: corpus, download
-1. basics: bpe, pairs, pretokenize, unicode_classes, regex_syntax, unicode_tables, bytelevel, measures,
-   files, resources, errors
-
->>> import bpe_course
->>> vocab, merges = bpe_course.train_bpe("low low low lower lowest", 260)
->>> tok = bpe_course.Tokenizer(vocab, merges)
->>> tok.decode(tok.encode("lowest")) == "lowest"
-True
+One data model: ``vocab: dict[int, bytes]``, ``merges: list[tuple[bytes, bytes]]`` in creation order,
+special tokens ``dict[str, int]``. This module is the package's face (what chapters import; the
+rooms and floors behind it are in CONTRIBUTING.md).
 """
 
 from . import chat, corpus, formats, measures, pretrained
@@ -33,18 +16,15 @@ from .fast.parallel import PARALLEL_MIN_CHARS
 from .files import sha256_file
 from .interop import tiktoken_encoding
 from .measures import bytes_per_token, n_vocab, tokens_per_word
-from .pretokenize import (GPT2_PATTERN, GPT4_PATTERN, GPT4O_PATTERN, pretokenize, resolve_pattern, safe_cut,
-                          split_specials)
+from .pretokenize import GPT2_PATTERN, GPT4_PATTERN, GPT4O_PATTERN, pretokenize, resolve_pattern, safe_cut, split_specials
 from .pretrained import NAMED, cl100k, gpt2, mistral_v1, mistral_v3, named_file, o200k, tekken, verify_sha256
+from .resources import __version__
 from .scale import count_with_dask
 from .tokenizer import CACHE_LIMIT, Tokenizer
 from .train import count_pretokens, train, train_bpe, train_counts
 from .viz import chips_html, encoded_chips_html, figure_png, token_label
 
-__version__ = "0.1.0"
-
-# The package's face: what a chapter may import from here (tests/project/test_face.py holds it still).
-__all__ = [
+__all__ = [  # held still by tests/project/test_face.py
     "CACHE_LIMIT", "GPT2_PATTERN", "GPT4_PATTERN", "GPT4O_PATTERN", "NAMED", "PARALLEL_MIN_CHARS", "QUEUE_FLOOR",
     "CorpusError", "HashMismatchError", "MissingPackageError", "Tokenizer", "TokenizerFileError", "bytes_per_token",
     "bytes_to_unicode", "chat", "chat_ids", "chat_prompt", "chips_html", "cl100k", "corpus", "count_pretokens",

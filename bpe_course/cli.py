@@ -25,7 +25,7 @@ from collections.abc import Iterator
 from itertools import islice
 from pathlib import Path
 
-from . import __version__, corpus, formats, pretrained
+from . import corpus, formats, pretrained
 from .cli_output import (TokenTable, find_first, read_stdin_text, render_tokens, stdin_text_blocks, use_color,
                          write_bytes)
 from .corpus import load_text
@@ -35,7 +35,7 @@ from .files import check_text_file, current_file, folder_lock, read_text_blocks,
 from .formats.gpt2 import check_reads_back
 from .lab import default_workspace, prepare_workspace
 from .measures import ratio, shown
-from .resources import notebooks_dir
+from .resources import __version__, notebooks_dir
 from .tokenizer import Tokenizer
 from .train import check_train_args, train
 

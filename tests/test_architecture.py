@@ -15,7 +15,7 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parent.parent / "bpe_course"
 
 # Floors, bottom up. A module may import from its own floor or any floor below, never above.
-# CONTRIBUTING.md's layout and bpe_course/__init__.py's docstring list the same floors (tested below).
+# CONTRIBUTING.md's layout lists the same floors (tested below).
 FLOORS = [
     ("basics", {"bpe", "pairs", "pretokenize", "unicode_classes", "regex_syntax", "unicode_tables", "bytelevel",
                 "measures", "files", "resources", "errors"}),
@@ -191,16 +191,8 @@ def contributing_floors() -> list[tuple[str, set[str]]]:
     return [floors[k] for k in sorted(floors)]
 
 
-def docstring_floors() -> list[tuple[str, set[str]]]:
-    """``bpe_course.__doc__``: one line ``N. name: room, room, ...`` per floor."""
-    import bpe_course
-    found = re.findall(r"^(\d)\. ([^:\n]+): (.+(?:\n   .+)*)$", bpe_course.__doc__, re.MULTILINE)
-    return [(name, set(re.findall(r"\w+", rooms))) for _, name, rooms in sorted(found)]
-
-
-def test_contributing_and_the_package_docstring_list_the_same_floors():
+def test_contributing_lists_the_same_floors():
     assert contributing_floors() == FLOORS
-    assert docstring_floors() == FLOORS
 
 
 def test_import_bpe_course_stays_light():

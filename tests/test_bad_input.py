@@ -342,7 +342,7 @@ def test_a_tiktoken_rank_is_ascii_digits_within_32_bits(tmp_path, rank):
 
 # ---- a learner's tokenizer of any depth: no recursion (issue 27) ----------------------------------------------
 def test_a_merge_tree_10000_merges_deep_is_built_drawn_and_compared():
-    from bpe_course.widgets.merge_tree import merge_tree, merge_tree_html, merge_tree_svg, tree_layout
+    from bpe_course.widgets.merge_trees import merge_tree, merge_tree_html, merge_tree_svg, tree_layout
     merges = [(b"a" * k, b"a") for k in range(1, 10_001)]  # (a, a), (aa, a), (aaa, a), ...: one token per depth
     token = b"a" * 10_001
     tree = merge_tree(token, merges)

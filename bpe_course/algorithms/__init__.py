@@ -25,7 +25,7 @@ from __future__ import annotations
 from ..resources import lazy_face
 
 _FACE = {
-    "wordbpe": ["wordbpe", "WordBPE", "SPECIALS", "UNK", "EOW", "STOP_VOCAB_SIZE", "apply_merge", "count_pairs",
+    "wordbpe": ["WordBPE", "SPECIALS", "UNK", "EOW", "STOP_VOCAB_SIZE", "apply_merge", "count_pairs",
                 "merge_pair", "word_counts"],
     "token_tax": ["OWN_MIN_FREQUENCY", "OWN_VOCAB_SIZE", "relative_costs", "summary", "train_on_mix"],
     "dropout": ["dropout_merge", "dropout_tokens"],
@@ -36,4 +36,4 @@ _FACE = {
                  "vocab_of", "word_sequences"],
     "sentencepiece_bpe": ["SentencePieceBPE", "best_pair", "merge_by_score"],
 }
-__all__, __getattr__, __dir__ = lazy_face(__name__, _FACE)
+__all__, __getattr__, __dir__ = lazy_face(__name__, _FACE, modules=("wordbpe",))

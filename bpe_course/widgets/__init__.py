@@ -17,7 +17,7 @@ _FACE = {
     "merges": ["PairExplorer", "MergeSlider"],
     "encoding": ["MergeStepper"],
     "vocab_size": ["VocabSizeExplorer", "curve", "merge_counts", "plot_vocab_size", "vocab_size_data"],
-    "merge_tree": ["MergeTreeExplorer", "index_merges", "merge_tree", "merge_tree_html", "merge_tree_svg"],
+    "merge_trees": ["MergeTreeExplorer", "index_merges", "merge_tree", "merge_tree_html", "merge_tree_svg"],
     "playground": ["Playground"],
     "merge_count": ["MergeCountSlider", "course_tokenizers", "truncated_numbers"],
     "token_tax": ["TokenTaxExplorer"],

@@ -1,4 +1,4 @@
-"""Merge trees (bpe_course.widgets.merge_tree): the data, the drawings and the explorer widget."""
+"""Merge trees (bpe_course.widgets.merge_trees): the data, the drawings and the explorer widget."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 
 from bpe_course import Tokenizer, train_bpe
 from bpe_course.viz import token_label
-from bpe_course.widgets.merge_tree import (
+from bpe_course.widgets.merge_trees import (
     MergeTreeExplorer, index_merges, merge_tree, merge_tree_html, merge_tree_svg, tree_layout,
 )
 
