@@ -23,12 +23,10 @@ import matplotlib.pyplot as plt
 import pandas as pd
 from IPython.display import HTML, Markdown, display
 
-from bpe_course import cl100k, corpus, gpt2, o200k
-from bpe_course.mistral import tekken
-from bpe_course.train import train
-from bpe_course.widgets.token_tax import (ARTICLES, HELDOUT_ARTICLES, MIXES, OWN_MIN_FREQUENCY, OWN_VOCAB_SIZE,
-                                          TRAIN_ARTICLES, TokenTaxExplorer, mix_text, relative_costs, summary,
-                                          train_on_mix)
+from bpe_course import cl100k, corpus, gpt2, o200k, tekken, train
+from bpe_course.algorithms import OWN_MIN_FREQUENCY, OWN_VOCAB_SIZE, relative_costs, summary, train_on_mix
+from bpe_course.corpus import ARTICLES, HELDOUT_ARTICLES, MIXES, TRAIN_ARTICLES, mix_text
+from bpe_course.widgets import TokenTaxExplorer
 
 # %% [markdown]
 # ## 1. The same text, 18 times
@@ -87,7 +85,7 @@ table.round(2)
 # %% [markdown]
 # Tekken is Mistral's later byte-level vocabulary, a tiktoken-style file (`tekken_240911.json`) that ships in
 # Mistral's `mistral-common` package; chapter 18 reads it and checks it against that library.
-# `bpe_course.mistral.tekken()` loads it as the course's own `Tokenizer`, counted like the other three.
+# `bpe_course.tekken()` loads it as the course's own `Tokenizer`, counted like the other three.
 #
 # The spread over the 30 articles, one box per language and tokenizer (the line inside a box is the
 # median article, the box holds the middle half of the articles):

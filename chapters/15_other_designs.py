@@ -29,9 +29,7 @@ from IPython.display import Markdown, display
 from tokenizers import Tokenizer as HFTokenizer
 from tokenizers import models, pre_tokenizers, trainers
 
-from bpe_course import Tokenizer, corpus, gpt2, train_bpe
-from bpe_course.pretokenize import pretokenize
-from bpe_course.viz import token_label
+from bpe_course import Tokenizer, corpus, gpt2, pretokenize, token_label, train_bpe
 
 pd.set_option("display.max_colwidth", None)  # show whole segmentations, never cut them with "…"
 VOCAB_SIZE = 2000
@@ -352,16 +350,16 @@ def dropout_tokens(tok: Tokenizer, text: str, p: float, rng: Random) -> list[byt
 
 # %% [markdown]
 # With `p = 0` nothing is skipped, so it must be GPT-2's own encoding; the package has the same two
-# functions (`bpe_course/widgets/dropout.py`, behind the widget below), so the same seed must give
+# functions (`bpe_course/algorithms/dropout.py`, behind the widget below), so the same seed must give
 # the same samples. Then the length, as `p` grows:
 
 # %%
-from bpe_course.widgets import dropout as package_dropout
+from bpe_course.algorithms import dropout_tokens as package_dropout_tokens
 
 gpt = gpt2()
 sample = heldout_text[:5000]
 assert dropout_tokens(gpt, sample, 0.0, Random(0)) == [gpt.vocab[i] for i in gpt.encode_ordinary(sample)]
-assert dropout_tokens(gpt, sample, 0.3, Random(5)) == package_dropout.dropout_tokens(gpt, sample, 0.3, Random(5))
+assert dropout_tokens(gpt, sample, 0.3, Random(5)) == package_dropout_tokens(gpt, sample, 0.3, Random(5))
 by_p = {p: len(dropout_tokens(gpt, sample, p, Random(7))) / len(sample.split()) for p in (0.0, 0.05, 0.1, 0.2, 0.5, 1.0)}
 pd.Series(by_p, name="tokens per word").rename_axis("p").round(3)
 
@@ -383,7 +381,7 @@ print(f"'misfortunes' with dropout 0.1, 200 calls: more than one segmentation: {
 # space before the word, as inside a sentence:
 
 # %%
-from bpe_course.widgets.dropout import DropoutExplorer
+from bpe_course.widgets import DropoutExplorer
 
 explorer = DropoutExplorer(gpt, " unlowered", p=0.1)
 display(explorer.box)

@@ -11,7 +11,7 @@
 # * build **bits per byte**, the yardstick that compares tokenizers of the same text fairly, and see
 #   why tokens per word cannot;
 # * build a **bigram language model** over token ids yourself, and check it against the package's
-#   Kneser-Ney model (`bpe_course.lm`), which looks up to four tokens back;
+#   Kneser-Ney model (`bpe_course.algorithms.lm`), which looks up to four tokens back;
 # * run five experiments, each a plot read by the sentence after it: the vocabulary size against
 #   n-gram order, the amount of training text, the pre-tokenization pattern, BPE-dropout against
 #   misspellings, and the token tax in bits;
@@ -31,14 +31,11 @@ import matplotlib.pyplot as plt
 import pandas as pd
 from IPython.display import Markdown, display
 
-from bpe_course import Tokenizer, corpus
-from bpe_course.lm import KneserNey, bits_per_byte, fit_orders
-from bpe_course.train import train
-from bpe_course.widgets.dropout import dropout_tokens
-from bpe_course.widgets.measures import bytes_per_token
-from bpe_course.widgets.model_quality import (ModelQualityExplorer, Sweep, best_rows, plot_model_quality,
-                                              vocab_points)
-from bpe_course.widgets.token_tax import HELDOUT_ARTICLES, MIXES, TRAIN_ARTICLES, language_name, mix_text, train_on_mix
+from bpe_course import Tokenizer, bytes_per_token, corpus, train
+from bpe_course.algorithms import (KneserNey, Sweep, best_rows, bits_per_byte, dropout_tokens, fit_orders,
+                                   train_on_mix, vocab_points)
+from bpe_course.corpus import HELDOUT_ARTICLES, MIXES, TRAIN_ARTICLES, language_name, mix_text
+from bpe_course.widgets import ModelQualityExplorer, plot_model_quality
 
 # %% [markdown]
 # The text: the novel `don_quixote`, cut into a training part and a held-out part as in chapter 06.
@@ -151,7 +148,7 @@ print(f"p(' Quixote' | ' Don') = {p_bigram(small.encode(' Quixote')[0], small.en
       if len(small.encode(" Quixote")) == 1 else "' Quixote' is more than one token here")
 
 # %% [markdown]
-# Check it against the package: `KneserNey(ids, order=2, vocab_size=V, discounts=(D, D))` is the same
+# Check it against the package: `KneserNey(ids, order=2, n_vocab=V, discounts=(D, D))` is the same
 # model (one discount per level). Every held-out token gets the same probability from both; then
 # the bits per byte of the held-out text:
 
@@ -164,7 +161,7 @@ assert all(p > 0 for p in mine) and abs(sum(package.distribution(heldout_ids[:1]
 hand_bpb = my_bits_per_byte(package.token_probs(heldout_ids), heldout_text)
 assert abs(hand_bpb - bits_per_byte(package, heldout_ids, heldout_text)) < 1e-12
 modified = KneserNey(train_ids, 2, V)
-print(f"your bigram == bpe_course.lm on all {len(mine):,} held-out bigrams")
+print(f"your bigram == bpe_course.algorithms.lm on all {len(mine):,} held-out bigrams")
 print(f"bits per byte, one discount D={D}: {hand_bpb:.4f}; modified Kneser-Ney: "
       f"{bits_per_byte(modified, heldout_ids, heldout_text):.4f}")
 print("modified Kneser-Ney's discounts (D1, D2, D3+) per level:",
@@ -199,8 +196,8 @@ sweep = Sweep(tok, train_text, heldout_text, vocab_points(len(tok.merges)))
 data = sweep.measure(ORDERS)
 assert abs(data.query("order == 2 and merges == @HAND_MERGES")["bits_per_byte"].item()
            - bits_per_byte(modified, heldout_ids, heldout_text)) < 1e-12
-table = data.pivot(index="vocab_size", columns="order", values="bits_per_byte").add_prefix("bits/byte, order ")
-table.insert(0, "tokens per word", data.drop_duplicates("vocab_size").set_index("vocab_size")["tokens_per_word"])
+table = data.pivot(index="n_vocab", columns="order", values="bits_per_byte").add_prefix("bits/byte, order ")
+table.insert(0, "tokens per word", data.drop_duplicates("n_vocab").set_index("n_vocab")["tokens_per_word"])
 table.round(4)
 
 # %%
@@ -209,21 +206,21 @@ display(fig)
 
 # %% [hide-input]
 best = best_rows(data)
-longest, shortest = data["vocab_size"].min(), data["vocab_size"].max()
-tpw = data.drop_duplicates("vocab_size").set_index("vocab_size")["tokens_per_word"]
+longest, shortest = data["n_vocab"].min(), data["n_vocab"].max()
+tpw = data.drop_duplicates("n_vocab").set_index("n_vocab")["tokens_per_word"]
 lines = [f"Tokens per word fall all the way, from {tpw[longest]:.2f} with the {longest} bytes to {tpw[shortest]:.2f} "
          f"with {shortest:,} tokens. Bits per byte do not all follow them:"]
 flat = []  # (order, the nearest neighbour of its minimum, how much more that neighbour costs)
 for _, row in best.iterrows():
-    at = data[data["order"] == row["order"]].set_index("vocab_size")["bits_per_byte"]
-    where = ("at the largest vocabulary" if row["vocab_size"] == shortest else
-             f"at {int(row['vocab_size']):,} tokens, then rise to {at[shortest]:.4f} at {shortest:,}")
+    at = data[data["order"] == row["order"]].set_index("n_vocab")["bits_per_byte"]
+    where = ("at the largest vocabulary" if row["n_vocab"] == shortest else
+             f"at {int(row['n_vocab']):,} tokens, then rise to {at[shortest]:.4f} at {shortest:,}")
     lines.append(f"* order {int(row['order'])}: from {at[longest]:.4f} on bytes down to {row['bits_per_byte']:.4f} {where};")
     sizes = list(at.index)
-    i = sizes.index(row["vocab_size"])
+    i = sizes.index(row["n_vocab"])
     near = min((sizes[j] for j in (i - 1, i + 1) if 0 <= j < len(sizes)), key=lambda size: at[size])
     flat.append((int(row["order"]), int(near), at[near] - row["bits_per_byte"]))
-gain = {n: data[data["order"] == n].set_index("vocab_size")["bits_per_byte"] for n in ORDERS}
+gain = {n: data[data["order"] == n].set_index("n_vocab")["bits_per_byte"] for n in ORDERS}
 lines.append(f"* the longer context matters most on bytes: orders {ORDERS[0]} and {ORDERS[-1]} differ by "
              f"{gain[ORDERS[0]][longest] - gain[ORDERS[-1]][longest]:.3f} bits per byte at {longest}, by "
              f"{gain[ORDERS[0]][shortest] - gain[ORDERS[-1]][shortest]:.3f} at {shortest:,}.")
@@ -239,8 +236,8 @@ display(Markdown("\n".join(lines)))
 # bigger vocabulary lowers the first while it raises the second:
 
 # %%
-top = data[data["order"] == ORDERS[-1]].set_index("vocab_size")
-pair = [int(best.set_index("order").loc[ORDERS[-1], "vocab_size"]), int(top.index.max())]
+top = data[data["order"] == ORDERS[-1]].set_index("n_vocab")
+pair = [int(best.set_index("order").loc[ORDERS[-1], "n_vocab"]), int(top.index.max())]
 worked = pd.DataFrame({"tokens": top.loc[pair, "heldout_tokens"],
                        "bits per token": top.loc[pair, "bits_per_byte"] * heldout_bytes / top.loc[pair, "heldout_tokens"],
                        "total bits": top.loc[pair, "bits_per_byte"] * heldout_bytes,
@@ -283,15 +280,15 @@ for size in TRAIN_SIZES:
         rows = Sweep(size_tok, text, heldout_text, vocab_points(len(size_tok.merges))).measure([SIZE_ORDER])
     by_size.append(rows.assign(train_chars=len(book_train[:size])))
 by_size = pd.concat(by_size, ignore_index=True)
-minima = best_rows(by_size, "train_chars")[["train_chars", "vocab_size", "bits_per_byte", "train_tokens"]]
-minima.assign(largest_vocab=by_size.groupby("train_chars")["vocab_size"].max().values)
+minima = best_rows(by_size, "train_chars")[["train_chars", "n_vocab", "bits_per_byte", "train_tokens"]]
+minima.assign(largest_vocab=by_size.groupby("train_chars")["n_vocab"].max().values)
 
 # %%
 fig, ax = plt.subplots(figsize=(7.5, 4.2))
 for chars, rows in by_size.groupby("train_chars"):
-    line, = ax.plot(rows["vocab_size"], rows["bits_per_byte"], "o-", label=f"{chars:,} training characters")
+    line, = ax.plot(rows["n_vocab"], rows["bits_per_byte"], "o-", label=f"{chars:,} training characters")
     low = rows.loc[rows["bits_per_byte"].idxmin()]
-    ax.plot([low["vocab_size"]], [low["bits_per_byte"]], "*", color=line.get_color(), markersize=16)
+    ax.plot([low["n_vocab"]], [low["bits_per_byte"]], "*", color=line.get_color(), markersize=16)
 ax.set_xscale("log", base=2)
 ax.set_xlabel("vocabulary size (256 bytes + merges)")
 ax.set_ylabel(f"bits per byte, order {SIZE_ORDER} (held-out)")
@@ -302,19 +299,19 @@ display(fig)
 plt.close(fig)
 
 # %% [hide-input]
-places = [f"{int(row['vocab_size']):,} with {int(row['train_chars']):,} characters" for _, row in minima.iterrows()]
-grows = minima["vocab_size"].is_monotonic_increasing  # subtle: pandas' "increasing" allows equal neighbours
-inside = [row["vocab_size"] < by_size[by_size["train_chars"] == row["train_chars"]]["vocab_size"].max()
+places = [f"{int(row['n_vocab']):,} with {int(row['train_chars']):,} characters" for _, row in minima.iterrows()]
+grows = minima["n_vocab"].is_monotonic_increasing  # subtle: pandas' "increasing" allows equal neighbours
+inside = [row["n_vocab"] < by_size[by_size["train_chars"] == row["train_chars"]]["n_vocab"].max()
           for _, row in minima.iterrows()]
 gaps = []  # for each size: how much more its minimum's nearest measured neighbour costs
-for (chars, rows), low in zip(by_size.groupby("train_chars"), minima["vocab_size"]):
-    at = rows.set_index("vocab_size")["bits_per_byte"]
+for (chars, rows), low in zip(by_size.groupby("train_chars"), minima["n_vocab"]):
+    at = rows.set_index("n_vocab")["bits_per_byte"]
     sizes = list(at.index)
     i = sizes.index(low)
     gaps.append(min(at[sizes[j]] for j in (i - 1, i + 1) if 0 <= j < len(sizes)) - at[low])
-steps = ("It moves to bigger vocabularies as the text grows" if minima["vocab_size"].is_unique else
-         f"It never moves to a smaller vocabulary as the text grows, from {minima['vocab_size'].iloc[0]:,} to "
-         f"{minima['vocab_size'].iloc[-1]:,} over {TRAIN_SIZES[-1] // TRAIN_SIZES[0]} times the text")
+steps = ("It moves to bigger vocabularies as the text grows" if minima["n_vocab"].is_unique else
+         f"It never moves to a smaller vocabulary as the text grows, from {minima['n_vocab'].iloc[0]:,} to "
+         f"{minima['n_vocab'].iloc[-1]:,} over {TRAIN_SIZES[-1] // TRAIN_SIZES[0]} times the text")
 display(Markdown(
     f"The lowest point sits at {'; '.join(places)}. "
     + (f"{steps}, " if grows else "It does not move steadily with the text, ")
@@ -350,17 +347,17 @@ for kind, (text, held) in texts.items():
         pat_run = train(text, PATTERN_VOCAB, pattern=pattern, min_frequency=MIN_FREQUENCY)
         pat_tok = Tokenizer(pat_run.vocab, pat_run.merges, pattern=pattern)
         ids, held_ids = pat_tok.encode_ordinary(text), pat_tok.encode_ordinary(held)
-        model = KneserNey(ids, PATTERN_ORDER, len(pat_tok.vocab))
+        model = KneserNey(ids, PATTERN_ORDER, pat_tok.n_vocab)
         probs = model.token_probs(held_ids)
         ends = list(accumulate(len(pat_tok.vocab[i]) for i in held_ids))  # the byte offset after each token
         cut = bisect_left(ends, ends[-1] // 2) + 1  # the tokens of the held-out text's first half
-        rows.append({"text": kind, "pattern": pattern, "vocab_size": len(pat_tok.vocab),
+        rows.append({"text": kind, "pattern": pattern, "n_vocab": pat_tok.n_vocab,
                      "bytes per token": bytes_per_token(len(held_ids), held),
                      "bits per byte": my_bits_per_byte(probs, held),
                      "first half": total_bits(probs[:cut]) / ends[cut - 1],
                      "second half": total_bits(probs[cut:]) / (ends[-1] - ends[cut - 1])})
 patterns = pd.DataFrame(rows)
-assert (patterns["vocab_size"] == PATTERN_VOCAB).all(), "a pattern ran out of pairs: the comparison would be unfair"
+assert (patterns["n_vocab"] == PATTERN_VOCAB).all(), "a pattern ran out of pairs: the comparison would be unfair"
 patterns.pivot(index="pattern", columns="text", values=["bytes per token", "bits per byte"]).round(4)
 
 # %%
@@ -455,8 +452,8 @@ id_of = {token: i for i, token in drop_tok.vocab.items()}
 drop_text = book_train[:DROPOUT_CHARS]
 clean_ids = drop_tok.encode_ordinary(drop_text)
 dropped_ids = [id_of[t] for t in dropout_tokens(drop_tok, drop_text, DROPOUT_P, Random(0))]
-models = {"deterministic": KneserNey(clean_ids, DROPOUT_ORDER, len(drop_tok.vocab)),
-          f"BPE-dropout p={DROPOUT_P}": KneserNey(dropped_ids, DROPOUT_ORDER, len(drop_tok.vocab))}
+models = {"deterministic": KneserNey(clean_ids, DROPOUT_ORDER, drop_tok.n_vocab),
+          f"BPE-dropout p={DROPOUT_P}": KneserNey(dropped_ids, DROPOUT_ORDER, drop_tok.n_vocab)}
 scored = {"clean held-out": heldout_text, "with typos": typo_text}
 dropout_table = pd.DataFrame({name: {label: bits_per_byte(model, drop_tok.encode_ordinary(t), t) for label, t in scored.items()}
                               for name, model in models.items()}).T
@@ -469,7 +466,7 @@ dropout_table.T.plot.bar(ax=ax, rot=0)
 ax.set_ylabel(f"bits per byte, order {DROPOUT_ORDER} (lower: better)")
 ax.set_ylim(dropout_table.values.min() * 0.95, dropout_table.values.max() * 1.02)
 ax.grid(True, axis="y", alpha=0.3)
-ax.set_title(f"Vocabulary {len(drop_tok.vocab):,}: deterministic training against BPE-dropout")
+ax.set_title(f"Vocabulary {drop_tok.n_vocab:,}: deterministic training against BPE-dropout")
 fig.tight_layout()
 display(fig)
 plt.close(fig)
@@ -512,7 +509,7 @@ tax_train = "\n".join(mix_text(MIXES["balanced"]))
 tax_tokenizers = {name: train_on_mix(MIXES[name]) for name in ("English only", "balanced")}
 tax_rows = []
 for name, tax_tok in tax_tokenizers.items():
-    model = KneserNey(tax_tok.encode_ordinary(tax_train), TAX_ORDER, len(tax_tok.vocab))
+    model = KneserNey(tax_tok.encode_ordinary(tax_train), TAX_ORDER, tax_tok.n_vocab)
     for code in corpus.UDHR_LANGUAGES:
         held = "\n".join(corpus.udhr(code)[k] for k in HELDOUT_ARTICLES)
         ids = tax_tok.encode_ordinary(held)
@@ -579,8 +576,8 @@ display(explorer.box)
 # %%
 explorer.vocab.value = 2048
 explorer.order.value = 2
-row = explorer.data.set_index("vocab_size").loc[2048]
-assert row["bits_per_byte"] == data.query("order == 2 and vocab_size == 2048")["bits_per_byte"].item()
+row = explorer.data.set_index("n_vocab").loc[2048]
+assert row["bits_per_byte"] == data.query("order == 2 and n_vocab == 2048")["bits_per_byte"].item()
 print(explorer.status.value)
 
 # %% [markdown]
@@ -608,7 +605,7 @@ print(explorer.status.value)
 #   each cost more bits.
 # * A **Kneser-Ney** n-gram model discounts every count, backs off to how many different tokens
 #   came before a token, and ends at the uniform distribution, so no token has probability 0.
-#   `bpe_course.lm.KneserNey(ids, order, vocab_size)`; `fit_orders` for several orders at once.
+#   `bpe_course.algorithms.lm.KneserNey(ids, order, n_vocab)`; `fit_orders` for several orders at once.
 # * Bits per byte against vocabulary size is not a straight line: section 3's table says, order by
 #   order, where it bottoms out, and section 4 how that moves with the training text.
 # * The pattern, dropout and the language mix change bits and length by different amounts:
@@ -663,7 +660,7 @@ check_unigram_best(my_answer, sweep)
 #     return dict(Counter((v, w) for _, v, w in set(zip(ids, ids[1:], ids[2:]))))
 #
 # unigram = sweep.measure([1])
-# my_answer = int(unigram.loc[unigram["bits_per_byte"].idxmin(), "vocab_size"])
+# my_answer = int(unigram.loc[unigram["bits_per_byte"].idxmin(), "n_vocab"])
 # ```
 # </details>
 #

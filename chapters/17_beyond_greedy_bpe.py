@@ -19,7 +19,7 @@
 #    worst so far, on the declaration in 18 languages of chapter 13.
 #
 # Each section: the paper's claim, your own version of the variant, a check against the package's
-# (`bpe_course.variants`), the measurement, and what held on our text. The papers trained models
+# (`bpe_course.algorithms.variants`), the measurement, and what held on our text. The papers trained models
 # with billions of parameters; we train count-based models on a novel in seconds, so read the
 # results as what *this* text says, not as a verdict on the papers.
 
@@ -30,14 +30,12 @@ import matplotlib.pyplot as plt
 import pandas as pd
 from IPython.display import Markdown, display
 
-from bpe_course import Tokenizer, corpus
-from bpe_course.lm import KneserNey, bits_per_byte
-from bpe_course.pretokenize import pretokenize, resolve_pattern
-from bpe_course.train import count_pretokens, train
-from bpe_course.variants import (Merges, Segmenter, fewest_tokens, gini, intersection_over_self, is_superword,
-                                 line_units, picky_tokens_of, superbpe_tokens, sweep_superbpe, train_parity,
-                                 train_picky, train_superbpe, vocab_of, word_sequences)
-from bpe_course.widgets.superbpe import SuperBPEExplorer
+from bpe_course import Tokenizer, corpus, count_pretokens, pretokenize, resolve_pattern, train
+from bpe_course.algorithms import (KneserNey, Merges, Segmenter, bits_per_byte, fewest_tokens, gini,
+                                   intersection_over_self, is_superword, line_units, picky_tokens_of, superbpe_tokens,
+                                   sweep_superbpe, train_parity, train_picky, train_superbpe, vocab_of,
+                                   word_sequences)
+from bpe_course.widgets import SuperBPEExplorer
 
 # %% [markdown]
 # The text: the start of `don_quixote`'s training part, and the start of its held-out part, which no
@@ -63,14 +61,14 @@ print(plain, f"| held-out text: {heldout_bytes:,} bytes")
 # is shorter) and **bits per byte** (lower is a better model):
 
 # %%
-def measure(name: str, train_ids: list[int], heldout_ids: list[int], vocab_size: int) -> dict:
-    model = KneserNey(train_ids, ORDER, vocab_size)
-    return {"tokenizer": name, "vocab_size": vocab_size, "tokens per byte": len(heldout_ids) / heldout_bytes,
+def measure(name: str, train_ids: list[int], heldout_ids: list[int], n_vocab: int) -> dict:
+    model = KneserNey(train_ids, ORDER, n_vocab)
+    return {"tokenizer": name, "n_vocab": n_vocab, "tokens per byte": len(heldout_ids) / heldout_bytes,
             "bits per byte": bits_per_byte(model, heldout_ids, heldout_text)}
 
 
 baseline = measure("plain BPE", plain.encode_ordinary(train_text), plain.encode_ordinary(heldout_text),
-                   len(plain.vocab))
+                   plain.n_vocab)
 pd.DataFrame([baseline]).round(4)
 
 # %% [markdown]
@@ -157,7 +155,7 @@ for piece in sorted(shorter, key=lambda p: -pieces[p])[:5]:
 # %%
 optimal = Segmenter(plain.vocab, lambda piece: fewest_tokens(piece, vocab_set, longest))
 assert optimal.decode(optimal.encode(heldout_text)) == heldout_text
-optimal_row = measure("fewest tokens", optimal.encode(train_text), optimal.encode(heldout_text), len(plain.vocab))
+optimal_row = measure("fewest tokens", optimal.encode(train_text), optimal.encode(heldout_text), plain.n_vocab)
 section1 = pd.DataFrame([baseline, optimal_row]).set_index("tokenizer")
 section1.round(4)
 
@@ -459,7 +457,7 @@ parity_tokenizers = {"classical": Tokenizer(classical_run.vocab, classical_run.m
 all_train = "\n".join(part_of["train"].values())
 rows = []
 for name, tok in parity_tokenizers.items():
-    model = KneserNey(tok.encode_ordinary(all_train), ORDER, len(tok.vocab))
+    model = KneserNey(tok.encode_ordinary(all_train), ORDER, tok.n_vocab)
     for code in languages:
         text = part_of["test"][code]
         ids = tok.encode_ordinary(text)
@@ -541,7 +539,7 @@ summary.set_index("variant").round(4)
 #   (intersection over self), and reuses its slot.
 # * **Parity-aware BPE** gives each merge to the language that is worst compressed on a parallel
 #   development text: a lower Gini coefficient, paid for by the best-served languages.
-# * Each is a small change to one trainer (`bpe_course.variants.Merges`), and each, switched off, is
+# * Each is a small change to one trainer (`bpe_course.algorithms.variants.Merges`), and each, switched off, is
 #   plain BPE: the tests check exactly that.
 #
 # ## Exercises

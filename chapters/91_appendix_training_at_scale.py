@@ -25,11 +25,8 @@ from pathlib import Path
 import pandas as pd
 from IPython.display import Markdown, display
 
-from bpe_course import corpus, count_pretokens, train_bpe
-from bpe_course.fast.merge import QUEUE_FLOOR
-from bpe_course.pretokenize import GPT2_PATTERN, pretokenize
-from bpe_course.scale import count_with_dask
-from bpe_course.train import train, train_counts
+from bpe_course import (GPT2_PATTERN, QUEUE_FLOOR, corpus, count_pretokens, count_with_dask, pretokenize, train,
+                        train_bpe, train_counts)
 
 CORPUS = "python_docs"  # or the path of your own UTF-8 text file
 N_MERGES = 200  # merges learned when rung 5 is checked against the reference
