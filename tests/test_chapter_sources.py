@@ -74,3 +74,41 @@ def test_a_changed_source_is_caught(tmp_path):
     edited = BUILD.parse_cells(source.read_text(encoding="utf-8").replace("# %% [markdown]\n# ", "# %% [markdown]\n#  x", 1))
     assert cells != edited
     assert cells == stored_cells(NOTEBOOKS / f"{source.stem}.ipynb")
+
+
+VIEW_MIME = "application/vnd.jupyter.widget-view+json"
+STATE_MIME = "application/vnd.jupyter.widget-state+json"
+
+
+@pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.stem)
+def test_notebook_stores_the_state_of_every_widget_it_shows(source):
+    """Opened before it is run, a chapter draws each widget from this state (JupyterLab would say "Error
+    displaying widget: model not found" without it); only what the outputs show is kept, under stable ids."""
+    notebook = json.loads((NOTEBOOKS / f"{source.stem}.ipynb").read_text(encoding="utf-8"))
+    views = [o["data"][VIEW_MIME]["model_id"] for c in notebook["cells"] if c["cell_type"] == "code"
+             for o in c["outputs"] if VIEW_MIME in o.get("data", {})]
+    states = notebook["metadata"].get("widgets", {}).get(STATE_MIME, {}).get("state", {})
+    rebuild = f"rebuild it with tools/build_notebooks.py {source.stem[:2]}"
+    if not views:
+        assert not states, f"{source.stem}: stores widget state but shows no widget; {rebuild}"
+        return
+    reached, queue = set(), list(views)
+    while queue:
+        model_id = queue.pop()
+        assert model_id in states, f"{source.stem}: widget model {model_id} is shown but its state is not stored; {rebuild}"
+        if model_id not in reached:
+            reached.add(model_id)
+            queue += [ref[len("IPY_MODEL_"):] for ref in _strings(states[model_id]) if ref.startswith("IPY_MODEL_")]
+    assert reached == set(states), f"{source.stem}: stores {len(set(states) - reached)} models no output shows; {rebuild}"
+    assert set(states) == {BUILD.uuid.uuid5(BUILD.uuid.NAMESPACE_URL, f"bpe-course/{source.stem}/{k}").hex
+                           for k in range(len(states))}, f"{source.stem}: widget ids are not the stable ones; {rebuild}"
+
+
+def _strings(value) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in _strings(v)]
+    if isinstance(value, list):
+        return [s for v in value for s in _strings(v)]
+    return []

@@ -279,7 +279,7 @@ def test_no_page_loads_anything_from_outside(site):
     # what myst-nb would add from a CDN if a notebook carried widget state, and MathJax
     for page in sorted(site.glob("*.html")):
         text = page.read_text(encoding="utf-8")
-        for word in ("require.js", "require.min.js", "embed-amd", "html-manager", "mathjax"):
+        for word in ("require.js", "require.min.js", "embed-amd", "html-manager", "mathjax", "widget-state+json"):
             assert word not in text.lower(), f"{page.relative_to(site)} mentions {word}"
 
 

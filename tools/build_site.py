@@ -146,6 +146,9 @@ def add_run_locally_box(nb: nbformat.NotebookNode, notebook_name: str) -> None:
 def prepare_notebook(path: Path, dest: Path, stills_dir: Path = STILLS) -> int:
     """Write the website's copy of one chapter to ``dest``; return how many widgets became stills."""
     nb = nbformat.read(path, as_version=4)
+    # subtle: the widget state stored for JupyterLab is not for the page (a still stands for each widget);
+    # myst-nb would embed it, and ask a CDN for the scripts to draw it
+    nb.metadata.pop("widgets", None)
     for cell in nb.cells:  # subtle: pages outside notebooks/ that chapters link to are pages of the site too
         if cell.cell_type == "markdown":
             cell.source = learner_links(cell.source)
