@@ -287,7 +287,7 @@ def test_plots_and_html_outputs_are_on_the_pages(site):
     for notebook in CHAPTERS:
         page = (site / notebook.with_suffix(".html").name).read_text(encoding="utf-8")
         images = [u for t, a, u in parse(site / notebook.with_suffix(".html").name).urls
-                  if t == "img" and u.startswith("_images/")]
+                  if t == "img" and u.startswith("_images/") and not u.startswith("_images/still-")]
         assert len(images) == png_count(notebook), notebook.name
         # chips and merge trees (HTML and SVG outputs) pass through as they are, outside the widget stills too
         outside_stills = re.sub(r'<figure class="bpe-widget-still">.*?</figure>', "", page, flags=re.S)
@@ -296,6 +296,22 @@ def test_plots_and_html_outputs_are_on_the_pages(site):
     assert sum(html_output_count(nb, '<svg class="bpe-merge-tree-svg"') for nb in CHAPTERS) >= 1
     assert sum(html_output_count(nb, 'class="bpe-chip"') for nb in CHAPTERS) >= 100
     assert sum(html_output_count(nb, 'class="dataframe') for nb in CHAPTERS) >= 10
+
+
+def test_every_plot_links_to_itself_so_a_tap_opens_it_at_full_size(site):
+    """On a phone a plot fills the column at a third of its size; each one (a cell's, a widget still's) is a link
+    to its own file, which the browser opens alone, at full size."""
+    linked = 0
+    for notebook in CHAPTERS:
+        page = (site / notebook.with_suffix(".html").name).read_text(encoding="utf-8")
+        images = re.findall(r"<img [^>]*>", page)
+        wrapped = re.findall(r'<a class="bpe-plot-link" href="([^"]+)"[^>]*>(<img [^>]*>)</a>', page)
+        assert len(wrapped) == len(images), f"{notebook.name}: {len(images) - len(wrapped)} plots are not links"
+        for href, img in wrapped:
+            assert f'src="{href}"' in img and (site / href).is_file(), (notebook.name, href)
+        assert "data:image" not in page, notebook.name  # a still's picture is a file too: a link can open it
+        linked += len(wrapped)
+    assert linked >= sum(png_count(nb) for nb in CHAPTERS) + 2  # the plots, and at least two widget stills' pictures
 
 
 def test_each_widget_is_a_still_with_the_live_line(site):

@@ -231,7 +231,7 @@ class MergeSlider:
         self.exact.value = k
         self.back.disabled, self.forward.disabled = k <= self.slider.min, k >= self.slider.max
         tokens, ids = self.tokens_at(k)
-        self.chips.value = chips_html(tokens, ids)
+        self.chips.value = chips_html(tokens, ids, keep_words=True)  # a word's chips stay on one line
         s = self.stats_at(k)
         self.stats.value = (f'<span class="bpe-stats-line">vocab size {s["vocab_size"]} · {s["tokens"]} tokens '
                             f'for {s["words"]} words · {shown(s["tokens_per_word"])} tokens per word</span>')
