@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import importlib.util
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -112,3 +113,17 @@ def _strings(value) -> list[str]:
     if isinstance(value, list):
         return [s for v in value for s in _strings(v)]
     return []
+
+
+NAVIGATION = re.compile(r"^\[[^\]]+\]\(\d\d_\w+\.ipynb\)( · \[[^\]]+\]\(\d\d_\w+\.ipynb\))*$")
+
+
+@pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.stem)
+def test_chapter_ends_with_the_navigation_it_starts_with(source):
+    """A learner at the end of a chapter finds the same previous / start / next links as at its top."""
+    cells = BUILD.parse_cells(source.read_text(encoding="utf-8"))
+    top = [line for line in cells[0][1].splitlines() if NAVIGATION.match(line)]
+    assert top, f"{source.name}: no navigation line under the title"
+    kind, text = cells[-1]
+    assert kind == "markdown" and text.splitlines()[-1] == top[0], \
+        f"{source.name} does not end with its navigation line: {top[0]}"
