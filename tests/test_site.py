@@ -399,6 +399,15 @@ def test_the_tools_doctests():
         assert result.attempted >= 1 and result.failed == 0, name
 
 
+def test_the_readmes_site_size_is_the_built_sites(site):
+    """The README gives the site's size (and no time, which depends on the machine); within a quarter of a fresh build."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    said = re.search(r"The site is about (\d+(?:\.\d+)?) MB", readme)
+    assert said, "the README no longer says how big the site is"
+    built = _tool("build_site").folder_size(site) / 1e6
+    assert abs(built - float(said.group(1))) <= 0.25 * built, f"README: about {said.group(1)} MB; built: {built:.1f} MB"
+
+
 def test_make_site_runs_the_build_script():
     dry = subprocess.run(["make", "-n", "-o", ".venv/.installed", "site"], cwd=ROOT, capture_output=True, text=True)
     assert dry.returncode == 0, dry.stderr
