@@ -127,3 +127,13 @@ def test_chapter_ends_with_the_navigation_it_starts_with(source):
     kind, text = cells[-1]
     assert kind == "markdown" and text.splitlines()[-1] == top[0], \
         f"{source.name} does not end with its navigation line: {top[0]}"
+
+
+@pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.stem)
+def test_after_run_all_every_untouched_exercise_is_your_turn(source):
+    """Stored after Run All, each exercise still holds its starter: it says "✏️ Your turn", never "❌ Not yet"."""
+    notebook = json.loads((NOTEBOOKS / f"{source.stem}.ipynb").read_text(encoding="utf-8"))
+    outputs = ["".join(o.get("text", "")) + "".join(o.get("data", {}).get("text/plain", "")) for c in notebook["cells"]
+               if c["cell_type"] == "code" for o in c["outputs"]]
+    assert not [text for text in outputs if "❌ Not yet" in text], \
+        f"{source.stem} shows '❌ Not yet' after Run All; rebuild it with tools/build_notebooks.py {source.stem[:2]}"
