@@ -33,6 +33,12 @@ def one_line_error(stderr: bytes) -> str:
     return lines[0]
 
 
+@pytest.fixture(autouse=True)
+def own_jupyter_data_dir(tmp_path, monkeypatch):
+    """``lab`` marks the chapters it copies trusted in Jupyter's signature store: a test's own, not the user's."""
+    monkeypatch.setenv("JUPYTER_DATA_DIR", str(tmp_path / "jupyter-data"))
+
+
 @pytest.fixture(scope="module")
 def text_file(tmp_path_factory) -> Path:
     path = tmp_path_factory.mktemp("text") / "small.txt"

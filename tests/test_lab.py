@@ -13,6 +13,12 @@ import pytest
 from bpe_course.lab import MANIFEST, default_workspace, prepare_workspace
 
 
+@pytest.fixture(autouse=True)
+def own_jupyter_data_dir(tmp_path, monkeypatch):
+    """``lab`` marks the chapters it copies trusted in Jupyter's signature store: a test's own, not the user's."""
+    monkeypatch.setenv("JUPYTER_DATA_DIR", str(tmp_path / "jupyter-data"))
+
+
 @pytest.fixture()
 def course(tmp_path: Path) -> Path:
     source = tmp_path / "course"
