@@ -13,7 +13,7 @@ two sliders.
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from itertools import accumulate
 
 import ipywidgets as widgets
@@ -67,14 +67,21 @@ class Sweep:
                             tok.encode_ordinary_truncated(heldout_text, k)) for k in self.merges}
         self._rows: dict[tuple[int, int, int], dict] = {}
 
-    def measure(self, orders: Iterable[int] = ORDERS, train_bytes: int | None = None) -> pd.DataFrame:
-        """One row per vocabulary size and order: tokens per word and bits per byte of the held-out text."""
+    def measure(self, orders: Iterable[int] = ORDERS, train_bytes: int | None = None,
+                progress: Callable[[int, int], None] | None = None) -> pd.DataFrame:
+        """One row per vocabulary size and order: tokens per word and bits per byte of the held-out text.
+
+        ``progress(done, total)`` is called before each vocabulary size whose models must be fitted.
+        """
         orders = sorted(set(orders))
         size = self.train_bytes if train_bytes is None else min(train_bytes, self.train_bytes)
+        to_fit = [k for k in self.merges if any((k, n, size) not in self._rows for n in orders)]
         for k in self.merges:
             missing = [n for n in orders if (k, n, size) not in self._rows]
             if not missing:
                 continue
+            if progress is not None:
+                progress(to_fit.index(k), len(to_fit))
             train_ids, heldout_ids = self.encoded[k]
             if size < self.train_bytes:
                 train_ids = prefix_covering(self.tok, train_ids, size)
@@ -149,8 +156,8 @@ class ModelQualityExplorer:
     ``.order`` (IntSlider 1-5, ``bpe-mq-order``), ``.status`` (Label with the chosen point's numbers,
     ``bpe-mq-status``), ``.image`` (the plot as PNG, ``bpe-mq-plot``), ``.data`` (the plotted rows),
     ``.figure``, ``.box``. Models of an order not yet measured are fitted when it is first chosen
-    (for order 5 on chapter 16's million characters, longer than all else the widget does); every later
-    move only redraws.
+    (for order 5 on chapter 16's million characters, longer than all else the widget does), and the
+    status line counts the vocabulary sizes as they are fitted; every later move only redraws.
     """
 
     def __init__(self, sweep: Sweep, order: int = 3, train_bytes: int | None = None) -> None:
@@ -172,8 +179,11 @@ class ModelQualityExplorer:
         """Measure the chosen order if needed, redraw, and put the chosen point's numbers in ``.status``."""
         chosen = (self.vocab.value, self.order.value)
         size, n = chosen
-        self.status.value = f"fitting order-{n} models…"
-        self.data = self.sweep.measure([n], self.train_bytes)
+
+        def fitting(done: int, total: int) -> None:  # subtle: each change reaches the page while the kernel works on
+            self.status.value = f"fitting order-{n} models: vocabulary size {done + 1} of {total}…"
+
+        self.data = self.sweep.measure([n], self.train_bytes, progress=fitting)
         self.figure = plot_model_quality(self.data, explorer_title(n), chosen=size)
         self.image.value = figure_png(self.figure)
         self.status.value = status_line(self.data, size, n)
