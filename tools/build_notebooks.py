@@ -174,15 +174,18 @@ def build(src: Path, run: bool = True, timeout: int = 600) -> float:
             nb.cells.append(new_code_cell(text, metadata={"jupyter": {"source_hidden": True}, "tags": ["hide-input"]}))
         else:
             nb.cells.append(new_code_cell(text))
+    # Stable ids keep diffs small between rebuilds.
+    for i, cell in enumerate(nb.cells):
+        cell["id"] = f"{src.stem[:2]}-{i:03d}"
     seconds = 0.0
     if run:
+        # subtle: the cells are stored before they run: an exercise's checker tells a starter from an answer
+        # by finding its cell, as shipped, among the stored chapters' cells (bpe_course.exercises.feedback)
+        nbformat.write(nb, OUT / f"{src.stem}.ipynb")
         started = time.perf_counter()
         NotebookClient(nb, timeout=timeout, kernel_name="python3", store_widget_state=True,
                        resources={"metadata": {"path": str(OUT)}}).execute()
         seconds = time.perf_counter() - started
-    # Stable ids keep diffs small between rebuilds.
-    for i, cell in enumerate(nb.cells):
-        cell["id"] = f"{src.stem[:2]}-{i:03d}"
     keep_shown_widgets(nb, src.stem)
     nbformat.write(nb, OUT / f"{src.stem}.ipynb")
     return seconds

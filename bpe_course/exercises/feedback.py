@@ -56,7 +56,7 @@ def correct(message: str) -> Feedback:
 
 
 NOT_YET = "❌ Not yet."
-YOUR_TURN = "✏️ Your turn: this cell still holds its starter code, which is not the answer yet."
+YOUR_TURN = "✏️ Your turn: the starter code in this cell is not the answer yet:"
 
 
 def wrong(message: str, hint: str = "") -> Feedback:
