@@ -36,8 +36,8 @@ def shell():
         InteractiveShell.clear_instance()  # subtle: else every later checker in this process thinks it runs in IPython
 
 
-def run(shell: InteractiveShell, source: str):
-    result = shell.run_cell(source, store_history=True)
+def run(shell: InteractiveShell, source: str, store_history: bool = True):
+    result = shell.run_cell(source, store_history=store_history)
     assert result.success, result.error_in_exec or result.error_before_exec
     return result.result
 
@@ -62,6 +62,8 @@ def test_a_starter_function_is_your_turn_until_it_is_edited(shell):
     edited = starter.replace("    return merges", "    return merges[:1]")
     assert edited != starter and run(shell, edited).message.startswith(NOT_YET)
     assert run(shell, "\n\n" + starter.replace("\n", "\r\n") + "\n").message.startswith(YOUR_TURN)  # as typed again
+    assert run(shell, starter, store_history=False).message.startswith(YOUR_TURN)  # as nbval runs a cell
+    assert run(shell, edited, store_history=False).message.startswith(NOT_YET)
 
 
 def test_outside_ipython_nothing_is_a_starter():

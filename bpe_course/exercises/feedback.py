@@ -83,9 +83,11 @@ def _running_cell() -> str | None:
     except ImportError:
         return None
     shell = get_ipython()
-    history = getattr(getattr(shell, "history_manager", None), "input_hist_raw", None)
-    # subtle: IPython stores a cell's text in its history before running it, so the last entry is this cell
-    return history[-1] if history else None
+    # subtle: while a cell runs, IPython's display hook holds its ExecutionResult, whose info has the cell's
+    # text: also when the cell is not kept in the history (nbval runs cells with store_history=False)
+    running = getattr(getattr(shell, "displayhook", None), "exec_result", None)
+    source = getattr(getattr(running, "info", None), "raw_cell", None)
+    return source if isinstance(source, str) else None
 
 
 def _fingerprint(source: str) -> str:
