@@ -467,6 +467,7 @@ def build_parser() -> argparse.ArgumentParser:
                      "course, else bpe-course-notebooks/ in the current folder)")
     lab.add_argument("--dry-run", action="store_true", help="prepare the folder and print the command instead of "
                      "starting JupyterLab")
+    lab.usage = "%(prog)s [-h] [--dir DIR] [--dry-run] [JUPYTERLAB_OPTION ...]"
     return parser
 
 
