@@ -1,5 +1,5 @@
 # Two commands do all set-up on a fresh machine with only python3:
-#   make lab    open the course in JupyterLab
+#   make lab    open the course in JupyterLab (options for JupyterLab: make lab ARGS="--allow-root --port 8890")
 #   make test   run every test (unit, property, notebooks, browser)
 VENV   ?= .venv
 PYTHON ?= python3
@@ -17,7 +17,7 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 
 lab: $(STAMP)
-	$(VENV)/bin/bpe-course lab
+	$(VENV)/bin/bpe-course lab $(ARGS)
 
 # The browser tests need Chromium: installed from the system's packages if it is not there yet.
 browser:

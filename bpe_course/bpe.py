@@ -67,7 +67,7 @@ def merge_by_rank(parts: list[Symbol], rank_of: Callable[[Symbol, Symbol], float
 
     ``rank_of(a, b)`` is the pair's rank, ``math.inf`` when it is no merge. tiktoken ranks a pair
     by the token ``a + b`` makes (:func:`byte_ranker`); GPT-2's original code and
-    :class:`bpe_course.wordbpe.WordBPE` by the pair itself. Both are this loop.
+    :class:`bpe_course.algorithms.wordbpe.WordBPE` by the pair itself. Both are this loop.
 
     >>> pair_rank = {("a", "b"): 0, ("a", "ab"): 1}
     >>> merge_by_rank(["a", "a", "b"], lambda x, y: pair_rank.get((x, y), math.inf))

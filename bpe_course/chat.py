@@ -124,20 +124,20 @@ def chat_ids(messages: Sequence[Message], name: str) -> list[int]:
 
 
 def check_turns(messages: Sequence[Message], turns: Sequence[Message]) -> None:
-    """A ValueError (or TypeError) naming the first message a template cannot write."""
+    """A ValueError (or TypeError) naming the first message a template cannot write (counted from 1)."""
     for position, item in enumerate(messages):
         if not (isinstance(item, tuple) and len(item) == 2 and all(isinstance(x, str) for x in item)):
-            raise TypeError(f"message {position} must be a (role, text) pair of strings, not {item!r}")
+            raise TypeError(f"message {position + 1} must be a (role, text) pair of strings, not {item!r}")
         if item[0] not in ("system", "user", "assistant"):
-            raise ValueError(f"message {position} has role {item[0]!r}; roles are 'system', 'user', 'assistant'")
+            raise ValueError(f"message {position + 1} has role {item[0]!r}; roles are 'system', 'user', 'assistant'")
         if item[0] == "system" and position != 0:
-            raise ValueError(f"message {position} is a system message; only the first message may be one")
+            raise ValueError(f"message {position + 1} is a system message; only the first message may be one")
         if item[0] != "system" and not item[1]:
-            raise ValueError(f"message {position} ({item[0]}) is empty; the templates need text in every turn")
+            raise ValueError(f"message {position + 1} ({item[0]}) is empty; the templates need text in every turn")
     if not turns or turns[-1][0] != "user":
         raise ValueError("a prompt ends with a user message (the model's turn comes next)")
     for position, (role, _) in enumerate(turns):
         expected = "user" if position % 2 == 0 else "assistant"
         if role != expected:
-            raise ValueError(f"turn {position} is {role!r}, expected {expected!r}: user and assistant take turns, "
+            raise ValueError(f"turn {position + 1} is {role!r}, expected {expected!r}: user and assistant take turns, "
                              "starting with the user")

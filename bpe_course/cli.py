@@ -342,6 +342,34 @@ def _bytes_and_words(blocks: Iterator[str]) -> tuple[int, int]:
 
 
 # ---- lab ---------------------------------------------------------------------------------------
+ROOT_HINT = ("you are running as root (a container, a cloud machine), and JupyterLab will not start as root "
+             "unless asked to: run `bpe-course lab --allow-root` (with make: `make lab ARGS=--allow-root`), or "
+             "run it as an ordinary user")
+
+
+def lab_command(folder: Path, jupyter_options: list[str]) -> list[str]:
+    """The JupyterLab command ``bpe-course lab`` runs: this environment's Python, the learner's folder, and
+    every option ``lab`` does not know itself, passed on unchanged (``--allow-root``, ``--port 8890``, ...).
+
+    >>> lab_command(Path("my_notebooks"), ["--allow-root", "--port", "8890"])[1:]
+    ['-m', 'jupyter', 'lab', 'my_notebooks', '--allow-root', '--port', '8890']
+    """
+    return [sys.executable, "-m", "jupyter", "lab", str(folder), *jupyter_options]
+
+
+def needs_allow_root(jupyter_options: list[str], euid: int | None) -> bool:
+    """Would JupyterLab refuse to start? It does for root (``euid`` 0) unless allowed, by option or config.
+
+    >>> needs_allow_root([], 0), needs_allow_root(["--allow-root"], 0), needs_allow_root([], 1000)
+    (True, False, False)
+    >>> needs_allow_root(["--ServerApp.allow_root=True"], 0), needs_allow_root([], None)  # None: not POSIX
+    (False, False)
+    """
+    allowed = any(o == "--allow-root" or o.replace("-", "_").lower().endswith("allow_root=true")
+                  for o in jupyter_options)
+    return euid == 0 and not allowed
+
+
 def cmd_lab(args: argparse.Namespace) -> int:
     import importlib.util
     import shlex
@@ -350,12 +378,14 @@ def cmd_lab(args: argparse.Namespace) -> int:
     folder = Path(args.dir) if args.dir else default_workspace(source)
     for line in prepare_workspace(source, folder):  # subtle: never overwrites a chapter the learner edited
         print(line, file=sys.stderr)
-    command = [sys.executable, "-m", "jupyter", "lab", str(folder)]
+    command = lab_command(folder, args.jupyter_options)
     if args.dry_run:
         print(shlex.join(command))
         return 0
     if importlib.util.find_spec("jupyterlab") is None:
         raise CommandError(f"JupyterLab is not installed for {sys.executable}: pip install 'bpe-course[course]'")
+    if needs_allow_root(args.jupyter_options, os.geteuid() if hasattr(os, "geteuid") else None):
+        raise CommandError(ROOT_HINT)  # subtle: said before JupyterLab starts, with the command to type
     return subprocess.call(command)
 
 
@@ -434,12 +464,15 @@ def build_parser() -> argparse.ArgumentParser:
                        help="also measure this saved tokenizer (repeatable); gpt2, cl100k and o200k are always shown")
 
     lab = command("lab", cmd_lab, "copy the chapters into your own folder and open it in JupyterLab",
-                  "example:\n  bpe-course lab --dir ~/bpe-notes\n\nA chapter you edited is never overwritten: an "
-                  "updated version is saved beside it as NN_name.updated.ipynb.")
+                  "examples:\n  bpe-course lab --dir ~/bpe-notes\n  bpe-course lab --allow-root --no-browser --ip 0.0.0.0 "
+                  "--port 8890   # as root, in a container\n\nEvery option not listed above is passed to JupyterLab "
+                  "unchanged (see jupyter lab --help-all). A chapter you edited is never overwritten: an updated "
+                  "version is saved beside it as NN_name.updated.ipynb.")
     lab.add_argument("--dir", metavar="DIR", help="your working folder (default: my_notebooks/ in a clone of the "
                      "course, else bpe-course-notebooks/ in the current folder)")
     lab.add_argument("--dry-run", action="store_true", help="prepare the folder and print the command instead of "
                      "starting JupyterLab")
+    lab.usage = "%(prog)s [-h] [--dir DIR] [--dry-run] [JUPYTERLAB_OPTION ...]"
     return parser
 
 
@@ -466,7 +499,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{PROG}: error: argument {bad} is not valid UTF-8: {shown!r}; pass text as UTF-8, or put it in a "
               "file", file=sys.stderr)
         return 2
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args, unknown = parser.parse_known_args(argv)
+    if args.command == "lab":  # subtle: lab passes what it does not know to JupyterLab (--allow-root, --port, ...)
+        args.jupyter_options = unknown
+    elif unknown:
+        parser.error(f"unrecognized arguments: {' '.join(unknown)}")
     if sys.stdout is None:  # subtle: started with standard output closed (`>&-`): nothing could be written
         print(f"{PROG}: error: standard output is closed; nothing can be written", file=sys.stderr)
         return 1

@@ -43,6 +43,10 @@
 #
 # Each chapter (not the appendices) ends with 2–4 exercises. Their checkers run your code on hidden
 # cases and tell you the first case that fails, with a hint; solutions are folded away under **Solution**.
+# Each exercise cell comes with starter code, so after **Run All** every exercise says **✏️ Your turn**
+# and what the starter gets wrong: that is expected, and it is where you come in. Change the cell and
+# run it again: **❌ Not yet** names the first case your answer fails, with a hint, and **✅ Correct**
+# means you are done.
 #
 # ## Using your own text
 #

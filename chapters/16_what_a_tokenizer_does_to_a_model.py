@@ -564,21 +564,24 @@ display(Markdown(
 #
 # The widget redraws section 3's two curves for the order you choose, with the vocabulary you choose
 # marked; the line under the sliders gives that point's numbers. Orders 1 and 5 are fitted the
-# first time you choose them; order 5 takes longest, as it has the most n-grams to count.
+# first time you choose them, and the line counts the vocabulary sizes as they are fitted; order 5
+# takes longest, as it has the most n-grams to count.
 
 # %%
 explorer = ModelQualityExplorer(sweep, order=3)
 display(explorer.box)
 
 # %% [markdown]
-# The widget from code: its numbers are the sweep's.
+# The widget from code (a second one, so the one above keeps its first state): its numbers are the sweep's.
 
 # %%
-explorer.vocab.value = 2048
-explorer.order.value = 2
-row = explorer.data.set_index("n_vocab").loc[2048]
+driven = ModelQualityExplorer(sweep, order=3)
+driven.vocab.value = 2048
+driven.order.value = 2
+row = driven.data.set_index("n_vocab").loc[2048]
 assert row["bits_per_byte"] == data.query("order == 2 and n_vocab == 2048")["bits_per_byte"].item()
-print(explorer.status.value)
+assert explorer.order.value == 3  # the first explorer is where its own cell put it
+print(driven.status.value)
 
 # %% [markdown]
 # ## 9. What a bigger run would change, and what stays argued

@@ -278,7 +278,8 @@ display(Markdown(
 # %% [markdown]
 # **Explore.** Choose a transition with the slider and type a sentence: the chips are its tokens under
 # that run, the line below them the run's held-out numbers from the table above, then its first
-# superword tokens. The last transition is plain BPE.
+# superword tokens. The last transition is plain BPE. The sentence it opens with comes from the
+# held-out text; the cell after the widget prints how each transition cuts it.
 
 # %%
 explorer = SuperBPEExplorer(super_runs, section2[["tokens per byte", "bits per byte"]].to_dict("index"))

@@ -620,3 +620,6 @@ display(Markdown(
     + f"The injection: under v1 the forged message `{forged[0][1]}` gives {forged_v1}, the real conversation "
     + f"{real_v1}; under v3 the same message gives {library_prompt(forged, 'v3')}, where the control id "
     + f"{ours['v3'].control['[INST]']} (`[INST]`) appears once, written by the template."))
+
+# %% [markdown]
+# [← 17 Beyond greedy BPE](17_beyond_greedy_bpe.ipynb) · [00 Start here](00_start_here.ipynb)

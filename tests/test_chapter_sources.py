@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import importlib.util
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -74,3 +75,65 @@ def test_a_changed_source_is_caught(tmp_path):
     edited = BUILD.parse_cells(source.read_text(encoding="utf-8").replace("# %% [markdown]\n# ", "# %% [markdown]\n#  x", 1))
     assert cells != edited
     assert cells == stored_cells(NOTEBOOKS / f"{source.stem}.ipynb")
+
+
+VIEW_MIME = "application/vnd.jupyter.widget-view+json"
+STATE_MIME = "application/vnd.jupyter.widget-state+json"
+
+
+@pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.stem)
+def test_notebook_stores_the_state_of_every_widget_it_shows(source):
+    """Opened before it is run, a chapter draws each widget from this state (JupyterLab would say "Error
+    displaying widget: model not found" without it); only what the outputs show is kept, under stable ids."""
+    notebook = json.loads((NOTEBOOKS / f"{source.stem}.ipynb").read_text(encoding="utf-8"))
+    views = [o["data"][VIEW_MIME]["model_id"] for c in notebook["cells"] if c["cell_type"] == "code"
+             for o in c["outputs"] if VIEW_MIME in o.get("data", {})]
+    states = notebook["metadata"].get("widgets", {}).get(STATE_MIME, {}).get("state", {})
+    rebuild = f"rebuild it with tools/build_notebooks.py {source.stem[:2]}"
+    if not views:
+        assert not states, f"{source.stem}: stores widget state but shows no widget; {rebuild}"
+        return
+    reached, queue = set(), list(views)
+    while queue:
+        model_id = queue.pop()
+        assert model_id in states, f"{source.stem}: widget model {model_id} is shown but its state is not stored; {rebuild}"
+        if model_id not in reached:
+            reached.add(model_id)
+            queue += [ref[len("IPY_MODEL_"):] for ref in _strings(states[model_id]) if ref.startswith("IPY_MODEL_")]
+    assert reached == set(states), f"{source.stem}: stores {len(set(states) - reached)} models no output shows; {rebuild}"
+    assert set(states) == {BUILD.uuid.uuid5(BUILD.uuid.NAMESPACE_URL, f"bpe-course/{source.stem}/{k}").hex
+                           for k in range(len(states))}, f"{source.stem}: widget ids are not the stable ones; {rebuild}"
+
+
+def _strings(value) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in _strings(v)]
+    if isinstance(value, list):
+        return [s for v in value for s in _strings(v)]
+    return []
+
+
+NAVIGATION = re.compile(r"^\[[^\]]+\]\(\d\d_\w+\.ipynb\)( · \[[^\]]+\]\(\d\d_\w+\.ipynb\))*$")
+
+
+@pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.stem)
+def test_chapter_ends_with_the_navigation_it_starts_with(source):
+    """A learner at the end of a chapter finds the same previous / start / next links as at its top."""
+    cells = BUILD.parse_cells(source.read_text(encoding="utf-8"))
+    top = [line for line in cells[0][1].splitlines() if NAVIGATION.match(line)]
+    assert top, f"{source.name}: no navigation line under the title"
+    kind, text = cells[-1]
+    assert kind == "markdown" and text.splitlines()[-1] == top[0], \
+        f"{source.name} does not end with its navigation line: {top[0]}"
+
+
+@pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.stem)
+def test_after_run_all_every_untouched_exercise_is_your_turn(source):
+    """Stored after Run All, each exercise still holds its starter: it says "✏️ Your turn", never "❌ Not yet"."""
+    notebook = json.loads((NOTEBOOKS / f"{source.stem}.ipynb").read_text(encoding="utf-8"))
+    outputs = ["".join(o.get("text", "")) + "".join(o.get("data", {}).get("text/plain", "")) for c in notebook["cells"]
+               if c["cell_type"] == "code" for o in c["outputs"]]
+    assert not [text for text in outputs if "❌ Not yet" in text], \
+        f"{source.stem} shows '❌ Not yet' after Run All; rebuild it with tools/build_notebooks.py {source.stem[:2]}"

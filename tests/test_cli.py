@@ -33,6 +33,12 @@ def one_line_error(stderr: bytes) -> str:
     return lines[0]
 
 
+@pytest.fixture(autouse=True)
+def own_jupyter_data_dir(tmp_path, monkeypatch):
+    """``lab`` marks the chapters it copies trusted in Jupyter's signature store: a test's own, not the user's."""
+    monkeypatch.setenv("JUPYTER_DATA_DIR", str(tmp_path / "jupyter-data"))
+
+
 @pytest.fixture(scope="module")
 def text_file(tmp_path_factory) -> Path:
     path = tmp_path_factory.mktemp("text") / "small.txt"
@@ -150,6 +156,81 @@ def test_lab_copies_the_chapters_and_keeps_an_edited_one(tmp_path):
     again = run("lab", "--dry-run", "--dir", str(work), cmd=SCRIPT)
     assert again.returncode == 0 and "My start" in edited.read_text(encoding="utf-8")
     assert notebooks_dir() == Path(__file__).resolve().parent.parent / "notebooks"  # a clone: the repository's
+
+
+def test_lab_passes_jupyterlabs_own_options_through(tmp_path):
+    """Options ``lab`` does not know itself go to JupyterLab unchanged, after the learner's folder."""
+    work = tmp_path / "work"
+    options = ["--allow-root", "--port", "8890", "--no-browser", "--ip=0.0.0.0", "--ServerApp.base_url=/course/"]
+    result = run("lab", "--dry-run", "--dir", str(work), *options, cmd=SCRIPT)
+    assert result.returncode == 0, result.stderr
+    _python, *rest = result.stdout.decode().split()
+    assert rest == ["-m", "jupyter", "lab", str(work), *options]
+    other = run("encode", "--allow-root", "x")  # the other commands still refuse what they do not know
+    assert other.returncode == 2 and "unrecognized arguments: --allow-root" in other.stderr.decode()
+
+
+def test_lab_as_root_says_what_to_type_before_starting_anything(tmp_path, monkeypatch, capsys):
+    import subprocess as sp
+    monkeypatch.setattr(os, "geteuid", lambda: 0)
+    monkeypatch.setattr(sp, "call", lambda *a, **k: pytest.fail(f"JupyterLab was started: {a}"))
+    assert main(["lab", "--dir", str(tmp_path / "work")]) == 1
+    message = capsys.readouterr().err.splitlines()[-1]
+    assert message.startswith("bpe-course: error: you are running as root")
+    assert "`bpe-course lab --allow-root`" in message and "`make lab ARGS=--allow-root`" in message
+    started = []
+    monkeypatch.setattr(sp, "call", lambda command: started.append(command) or 0)
+    assert main(["lab", "--dir", str(tmp_path / "work"), "--allow-root", "--no-browser"]) == 0
+    assert started[0][-2:] == ["--allow-root", "--no-browser"]
+
+
+def test_lab_starts_jupyterlab_headless_and_serves_the_chapters(tmp_path):
+    """The real thing, as the machine's user (root here, as in a container): ``bpe-course lab --allow-root
+    --no-browser --ip --port`` starts JupyterLab on the learner's folder; it answers, then is stopped."""
+    import json
+    import signal
+    import socket
+    import time
+    import urllib.request
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    token = "bpe-course-lab-test"
+    work = tmp_path / "work"
+    env = dict(os.environ, JUPYTER_CONFIG_DIR=str(tmp_path / "config"), JUPYTER_RUNTIME_DIR=str(tmp_path / "runtime"),
+               JUPYTER_DATA_DIR=str(tmp_path / "data"), IPYTHONDIR=str(tmp_path / "ipython"), JUPYTER_PLATFORM_DIRS="1")
+    print(f"[lab] running as uid {os.geteuid()}")
+    with open(tmp_path / "lab.log", "wb") as log:
+        proc = subprocess.Popen([*SCRIPT, "lab", "--dir", str(work), "--allow-root", "--no-browser", "--ip", "127.0.0.1",
+                                 "--port", str(port), f"--IdentityProvider.token={token}",
+                                 "--LabApp.news_url=None", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"],
+                                env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                with urllib.request.urlopen(f"{base}/api/contents/00_start_here.ipynb?content=0&token={token}",
+                                            timeout=5) as answer:
+                    listed = json.loads(answer.read())
+                break
+            except OSError:
+                assert proc.poll() is None, "bpe-course lab exited:\n" + (tmp_path / "lab.log").read_text()
+                assert time.monotonic() < deadline, "JupyterLab did not answer:\n" + (tmp_path / "lab.log").read_text()
+                time.sleep(0.5)
+        assert listed["type"] == "notebook" and listed["name"] == "00_start_here.ipynb"
+        with urllib.request.urlopen(f"{base}/lab?token={token}", timeout=10) as page:
+            assert page.status == 200 and b"JupyterLab" in page.read()
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGTERM)  # bpe-course and the JupyterLab it started share the group
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+    assert "Running as root is not recommended" not in (tmp_path / "lab.log").read_text()
 
 
 # ---- help and errors ---------------------------------------------------------------------------

@@ -98,11 +98,12 @@ def test_parts_mark_the_template():
 @pytest.mark.parametrize("messages, message", [
     ([], "ends with a user message"),
     ([("user", "a"), ("assistant", "b")], "ends with a user message"),
-    ([("user", "a"), ("user", "b")], "turn 1 is 'user', expected 'assistant'"),
-    ([("user", "a"), ("system", "b"), ("user", "c")], "message 1 is a system message"),
-    ([("bot", "a")], "message 0 has role 'bot'"),
-    ([("user", "")], "message 0 \\(user\\) is empty"),
-    ([["user", "a"]], "message 0 must be a \\(role, text\\) pair"),
+    ([("user", "a"), ("user", "b")], "turn 2 is 'user', expected 'assistant'"),  # counted from 1, as people count
+    ([("system", "s"), ("user", "a"), ("assistant", "b"), ("assistant", "c"), ("user", "d")], "turn 3 is 'assistant', expected 'user'"),
+    ([("user", "a"), ("system", "b"), ("user", "c")], "message 2 is a system message"),
+    ([("bot", "a")], "message 1 has role 'bot'"),
+    ([("user", "")], "message 1 \\(user\\) is empty"),
+    ([["user", "a"]], "message 1 must be a \\(role, text\\) pair"),
 ])
 def test_bad_conversations_are_named(messages, message):
     with pytest.raises((ValueError, TypeError), match=message):

@@ -56,9 +56,9 @@ def test_labels():
 
 @pytest.mark.parametrize("text, message", [
     ("user Hi", "line 1 has no 'role:' in front"),
-    ("user: a\nuser: b", "turn 1 is 'user', expected 'assistant'"),
+    ("user: a\nuser: b", "turn 2 is 'user', expected 'assistant'"),
     ("user: a\nassistant: b", "ends with a user message"),
-    ("robot: a", "message 0 has role 'robot'"),
+    ("robot: a", "message 1 has role 'robot'"),
 ])
 def test_a_bad_conversation_is_said_not_raised(text, message):
     editor = ChatPromptEditor(text, "v3")

@@ -279,7 +279,7 @@ def test_no_page_loads_anything_from_outside(site):
     # what myst-nb would add from a CDN if a notebook carried widget state, and MathJax
     for page in sorted(site.glob("*.html")):
         text = page.read_text(encoding="utf-8")
-        for word in ("require.js", "require.min.js", "embed-amd", "html-manager", "mathjax"):
+        for word in ("require.js", "require.min.js", "embed-amd", "html-manager", "mathjax", "widget-state+json"):
             assert word not in text.lower(), f"{page.relative_to(site)} mentions {word}"
 
 
@@ -287,7 +287,7 @@ def test_plots_and_html_outputs_are_on_the_pages(site):
     for notebook in CHAPTERS:
         page = (site / notebook.with_suffix(".html").name).read_text(encoding="utf-8")
         images = [u for t, a, u in parse(site / notebook.with_suffix(".html").name).urls
-                  if t == "img" and u.startswith("_images/")]
+                  if t == "img" and u.startswith("_images/") and not u.startswith("_images/still-")]
         assert len(images) == png_count(notebook), notebook.name
         # chips and merge trees (HTML and SVG outputs) pass through as they are, outside the widget stills too
         outside_stills = re.sub(r'<figure class="bpe-widget-still">.*?</figure>', "", page, flags=re.S)
@@ -296,6 +296,22 @@ def test_plots_and_html_outputs_are_on_the_pages(site):
     assert sum(html_output_count(nb, '<svg class="bpe-merge-tree-svg"') for nb in CHAPTERS) >= 1
     assert sum(html_output_count(nb, 'class="bpe-chip"') for nb in CHAPTERS) >= 100
     assert sum(html_output_count(nb, 'class="dataframe') for nb in CHAPTERS) >= 10
+
+
+def test_every_plot_links_to_itself_so_a_tap_opens_it_at_full_size(site):
+    """On a phone a plot fills the column at a third of its size; each one (a cell's, a widget still's) is a link
+    to its own file, which the browser opens alone, at full size."""
+    linked = 0
+    for notebook in CHAPTERS:
+        page = (site / notebook.with_suffix(".html").name).read_text(encoding="utf-8")
+        images = re.findall(r"<img [^>]*>", page)
+        wrapped = re.findall(r'<a class="bpe-plot-link" href="([^"]+)"[^>]*>(<img [^>]*>)</a>', page)
+        assert len(wrapped) == len(images), f"{notebook.name}: {len(images) - len(wrapped)} plots are not links"
+        for href, img in wrapped:
+            assert f'src="{href}"' in img and (site / href).is_file(), (notebook.name, href)
+        assert "data:image" not in page, notebook.name  # a still's picture is a file too: a link can open it
+        linked += len(wrapped)
+    assert linked >= sum(png_count(nb) for nb in CHAPTERS) + 2  # the plots, and at least two widget stills' pictures
 
 
 def test_each_widget_is_a_still_with_the_live_line(site):
@@ -381,6 +397,15 @@ def test_the_tools_doctests():
     for name in ("widget_stills", "build_site"):
         result = doctest.testmod(_tool(name))
         assert result.attempted >= 1 and result.failed == 0, name
+
+
+def test_the_readmes_site_size_is_the_built_sites(site):
+    """The README gives the site's size (and no time, which depends on the machine); within a quarter of a fresh build."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    said = re.search(r"The site is about (\d+(?:\.\d+)?) MB", readme)
+    assert said, "the README no longer says how big the site is"
+    built = _tool("build_site").folder_size(site) / 1e6
+    assert abs(built - float(said.group(1))) <= 0.25 * built, f"README: about {said.group(1)} MB; built: {built:.1f} MB"
 
 
 def test_make_site_runs_the_build_script():

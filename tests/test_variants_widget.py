@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import ast
 import html
 import re
+from pathlib import Path
 
 import pytest
 
@@ -13,6 +15,7 @@ from bpe_course.viz import token_label
 from bpe_course.widgets.superbpe import SAMPLE, SuperBPEExplorer
 
 N = 200
+ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")
@@ -49,9 +52,44 @@ def test_the_last_transition_is_the_plain_tokenizer(sweep):
     explorer = SuperBPEExplorer(runs, measures, transition=N)
     assert explorer.tokens == [plain.vocab[i] for i in plain.encode_ordinary(SAMPLE)]
     assert "0 superword tokens" in explorer.superwords.value
-    early = SuperBPEExplorer(runs, measures, transition=50)
-    assert len(early.tokens) < len(explorer.tokens)  # superwords shorten the sample
-    assert f"(the last transition: {len(explorer.tokens)})" in early.status.value
+    phrases = "said Don Quixote to Sancho, and in the end of the day he had to go to the inn"
+    early = SuperBPEExplorer(runs, measures, text=phrases, transition=50)
+    late = SuperBPEExplorer(runs, measures, text=phrases, transition=N)
+    assert len(early.tokens) < len(late.tokens)  # superwords shorten common phrases
+    assert f"(the last transition: {len(late.tokens)})" in early.status.value
+
+
+CHAPTER = ROOT / "chapters" / "17_beyond_greedy_bpe.py"
+
+
+def chapter_settings() -> dict[str, object]:
+    """TRAIN_CHARS, N_MERGES and TRANSITIONS as chapter 17's source sets them (read, not run)."""
+    settings: dict[str, object] = {}
+    for node in ast.parse(CHAPTER.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            name = node.targets[0].id
+            if name in ("TRAIN_CHARS", "N_MERGES", "TRANSITIONS") and name not in settings:
+                settings[name] = eval(compile(ast.Expression(node.value), str(CHAPTER), "eval"), {}, dict(settings))
+    return settings
+
+
+def test_on_chapter_17s_runs_every_move_of_the_slider_changes_the_chips():
+    """The explorer as chapter 17 makes it (its text, its runs, the slider at the first transition): the first
+    drag, and every later one, moves tokens; the sentence is the default one, from the held-out part."""
+    settings = chapter_settings()
+    book_train, book_heldout = corpus.train_heldout("don_quixote")
+    runs = sweep_superbpe(book_train[:settings["TRAIN_CHARS"]], settings["N_MERGES"], settings["TRANSITIONS"])
+    measures = {t: {"tokens per byte": 0.0, "bits per byte": 0.0} for t in runs}
+    explorer = SuperBPEExplorer(runs, measures)
+    positions = [value for _, value in explorer.transition.options]
+    assert explorer.transition.value == positions[0] and explorer.text.value == SAMPLE
+    shown = [shown_tokens(explorer)]
+    for position in positions[1:]:
+        explorer.transition.value = position
+        shown.append(shown_tokens(explorer))
+    for (a, chips_a), (b, chips_b) in zip(zip(positions, shown), zip(positions[1:], shown[1:])):
+        assert chips_a != chips_b, f"moving the transition from {a} to {b} leaves the chips as they were: {chips_a}"
+    assert SAMPLE in " ".join(book_heldout.split()) and SAMPLE not in " ".join(book_train.split())
 
 
 def test_mismatched_runs_and_measures_are_refused(sweep):

@@ -147,6 +147,22 @@ def test_slider_at_k_equals_truncated_tokenization(toy_bpe, k):
     assert html.unescape(w.last_merge.value).startswith(f"merge {k}: <code>{a} + {b}</code>")
 
 
+@pytest.mark.parametrize("k", [0, 5])
+def test_slider_never_breaks_a_line_inside_a_word(toy_bpe, k):
+    """Each word's chips (up to and with its ``</w>``) stand in one unbreakable group, so a narrow column
+    moves a whole word to the next line instead of leaving ``spli`` on one line and ``t s</w>`` on the next."""
+    w = MergeSlider(toy_bpe, SAMPLE, merges=k)
+    groups = re.findall(r'<span class="bpe-word-group" style="white-space:nowrap[^"]*">(.*?)</span>'
+                        r'(?=<span class="bpe-word-group"|</div>)', w.chips.value)
+    words = [[html.unescape(t) for t in re.findall(r'class="bpe-chip"[^>]*>([^<]*)<', g)] for g in groups]
+    symbols, expected = toy_bpe.truncated(k).tokenize(SAMPLE), [[]]
+    for symbol in symbols:
+        expected[-1].append(symbol)
+        if symbol.endswith("</w>"):
+            expected.append([])
+    assert words == expected[:-1] and len(words) == len(SAMPLE.split())
+
+
 def test_slider_stats_numbers(toy_bpe):
     w = MergeSlider(toy_bpe, SAMPLE)
     for k in (0, 5, len(toy_bpe.merges)):

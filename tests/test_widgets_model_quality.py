@@ -105,3 +105,20 @@ def test_explorer_follows_both_sliders(sweep):
     explorer.order.value = 4  # not measured yet: fitted on demand
     assert explorer.status.value == status_line(sweep.measure([4]), 856, 4)
     assert math.isfinite(explorer.data["bits_per_byte"].sum())
+
+
+def test_while_an_order_is_fitted_the_status_counts_the_vocabulary_sizes(texts):
+    """Moving to an order not measured yet fits a model per vocabulary size (chapter 16's order 5: about 24 s);
+    the status line says how far it is, one size after another, then gives the chosen point's numbers."""
+    train, heldout = texts
+    sweep = Sweep(Tokenizer(*train_bpe(train, 256 + MAX)), train, heldout, vocab_points(MAX))  # nothing measured
+    explorer = ModelQualityExplorer(sweep, order=3)
+    said: list[str] = []
+    explorer.status.observe(lambda change: said.append(change["new"]), names="value")
+    explorer.order.value = 5
+    sizes = len(sweep.merges)
+    assert said == [f"fitting order-5 models: vocabulary size {k} of {sizes}…" for k in range(1, sizes + 1)] + \
+        [status_line(sweep.measure([5]), explorer.vocab.value, 5)]
+    said.clear()
+    explorer.order.value = 3  # measured: nothing to fit, nothing to wait for
+    assert said == [status_line(sweep.measure([3]), explorer.vocab.value, 3)]

@@ -12,7 +12,7 @@ probability over (the tokenizers here have no special tokens).
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from itertools import accumulate
 
 import pandas as pd
@@ -63,14 +63,21 @@ class Sweep:
                             tok.encode_ordinary_truncated(heldout_text, k)) for k in self.merges}
         self._rows: dict[tuple[int, int, int], dict] = {}
 
-    def measure(self, orders: Iterable[int] = ORDERS, train_bytes: int | None = None) -> pd.DataFrame:
-        """One row per vocabulary size and order: tokens per word and bits per byte of the held-out text."""
+    def measure(self, orders: Iterable[int] = ORDERS, train_bytes: int | None = None,
+                progress: Callable[[int, int], None] | None = None) -> pd.DataFrame:
+        """One row per vocabulary size and order: tokens per word and bits per byte of the held-out text.
+
+        ``progress(done, total)`` is called before each vocabulary size whose models must be fitted.
+        """
         orders = sorted(set(orders))
         size = self.train_bytes if train_bytes is None else min(train_bytes, self.train_bytes)
+        to_fit = [k for k in self.merges if any((k, n, size) not in self._rows for n in orders)]
         for k in self.merges:
             missing = [n for n in orders if (k, n, size) not in self._rows]
             if not missing:
                 continue
+            if progress is not None:
+                progress(to_fit.index(k), len(to_fit))
             train_ids, heldout_ids = self.encoded[k]
             if size < self.train_bytes:
                 train_ids = prefix_covering(self.tok, train_ids, size)

@@ -91,7 +91,7 @@ def made_counts(tok: Tokenizer) -> list[int]:
 def truncated_numbers(tok: Tokenizer, text: str, merge_counts: Iterable[int]) -> list[dict[str, float]]:
     """One row per merge count ``k`` (clamped to the tokenizer's merges): ``merges``, ``vocab_entries``
     (the tokens ``tok.truncated(k)`` holds: bytes, tokens its merges made, special tokens) and the
-    :func:`~bpe_course.widgets.measures.text_measures` of ``tok.truncated(k)`` on ``text``.
+    :func:`~bpe_course.measures.text_measures` of ``tok.truncated(k)`` on ``text``.
 
     subtle: not ``n_vocab`` (largest id + 1): a cut tokenizer keeps its special tokens' high ids.
     Special-token text is encoded as ordinary text, as everywhere in this widget.

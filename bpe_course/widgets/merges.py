@@ -219,7 +219,7 @@ class MergeSlider:
 
     def stats_at(self, k: int, text: str | None = None) -> dict[str, float]:
         """``n_vocab``, ``tokens``, ``words`` and ``tokens_per_word`` of the sample with ``k`` merges
-        (the meanings of :mod:`bpe_course.widgets.measures`)."""
+        (the meanings of :mod:`bpe_course.measures`)."""
         text = self.text.value if text is None else text
         tokens, _ = self.tokens_at(k, text)
         return {"n_vocab": n_vocab(self.tokenizer_at(k).vocab), "tokens": len(tokens), "words": words(text),
@@ -231,7 +231,7 @@ class MergeSlider:
         self.exact.value = k
         self.back.disabled, self.forward.disabled = k <= self.slider.min, k >= self.slider.max
         tokens, ids = self.tokens_at(k)
-        self.chips.value = chips_html(tokens, ids)
+        self.chips.value = chips_html(tokens, ids, keep_words=True)  # a word's chips stay on one line
         s = self.stats_at(k)
         self.stats.value = (f'<span class="bpe-stats-line">vocab size {s["n_vocab"]} · {s["tokens"]} tokens '
                             f'for {s["words"]} words · {shown(s["tokens_per_word"])} tokens per word</span>')

@@ -87,8 +87,11 @@ class ModelQualityExplorer:
         """Measure the chosen order if needed, redraw, and put the chosen point's numbers in ``.status``."""
         chosen = (self.vocab.value, self.order.value)
         size, n = chosen
-        self.status.value = f"fitting order-{n} models…"
-        self.data = self.sweep.measure([n], self.train_bytes)
+
+        def fitting(done: int, total: int) -> None:  # subtle: each change reaches the page while the kernel works on
+            self.status.value = f"fitting order-{n} models: vocabulary size {done + 1} of {total}…"
+
+        self.data = self.sweep.measure([n], self.train_bytes, progress=fitting)
         self.figure = plot_model_quality(self.data, explorer_title(n), chosen=size)
         self.image.value = figure_png(self.figure)
         self.status.value = status_line(self.data, size, n)

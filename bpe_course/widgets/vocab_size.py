@@ -54,7 +54,7 @@ def merge_counts(lo: int, hi: int, n_points: int = 10) -> list[int]:
 
 
 def measure(tok: Tokenizer, text: str) -> dict[str, float]:
-    """:func:`~bpe_course.widgets.measures.text_measures` of ``text`` encoded by ``tok`` (special-token text as text)."""
+    """:func:`~bpe_course.measures.text_measures` of ``text`` encoded by ``tok`` (special-token text as text)."""
     return text_measures(len(tok.encode_ordinary(text)), text)
 
 

@@ -48,7 +48,7 @@ def test_chat_chips_follow_the_template_and_the_text(open_notebook):
     expect_prompt(edited, "tekken")
     box.fill("user: one\nuser: two")
     box.press("Tab")
-    expect(status).to_contain_text("turn 1 is 'user', expected 'assistant'")
+    expect(status).to_contain_text("turn 2 is 'user', expected 'assistant'")  # the second line: turns count from 1
     expect(chips.locator(".bpe-chip")).to_have_count(0)
     box.fill(SAMPLE)
     box.press("Tab")
