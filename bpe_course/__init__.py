@@ -10,7 +10,7 @@ Six floors, imports pointing down only (CONTRIBUTING.md says what each room is f
 4. engine: tokenizer, train, pretrained_cache, variants
 3. formats: formats
 2. fast: fast
-1. basics: bpe, pairs, pretokenize, unicode_classes, regex_syntax, unicode_tables, bytelevel, lm, files, resources, errors
+1. basics: bpe, pairs, pretokenize, unicode_classes, regex_syntax, unicode_tables, bytelevel, lm, compare, files, resources, errors
 
 >>> import bpe_course
 >>> vocab, merges = bpe_course.train_bpe("low low low lower lowest", 260)

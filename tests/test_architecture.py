@@ -18,7 +18,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "bpe_course"
 # CONTRIBUTING.md's layout and bpe_course/__init__.py's docstring list the same floors (tested below).
 FLOORS = [
     ("basics", {"bpe", "pairs", "pretokenize", "unicode_classes", "regex_syntax", "unicode_tables", "bytelevel", "lm",
-                "files", "resources", "errors"}),
+                "compare", "files", "resources", "errors"}),
     ("fast", {"fast"}),
     ("formats", {"formats"}),
     ("engine", {"tokenizer", "train", "pretrained_cache", "variants"}),
