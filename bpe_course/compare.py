@@ -249,6 +249,8 @@ class Difference:
 
         >>> Difference(-0.020, -0.025, -0.015).sentence("the shortest path", "plain BPE")
         'the shortest path is ahead of plain BPE by 0.020 bits per byte (95% interval 0.015–0.025)'
+        >>> Difference(0.020, 0.015, 0.025).sentence("the shortest path", "plain BPE")
+        'the shortest path is behind plain BPE by 0.020 bits per byte (95% interval 0.015–0.025)'
         >>> Difference(0.002, -0.004, 0.008).sentence("the shortest path", "plain BPE")
         'the shortest path and plain BPE are within noise of each other (the shortest path − plain BPE: 0.002 bits per byte, 95% interval −0.004–0.008)'
         """
@@ -257,7 +259,7 @@ class Difference:
             return (f"{a} and {b} are within noise of each other ({a} {MINUS} {b}: {self._show(self.estimate)}{unit}, "
                     f"{self.interval_text()})")
         said = self.words[0] if self.direction == "lower" else self.words[1]
-        joiner = " of" if said in ("ahead", "behind") else " than"
+        joiner = {"ahead": " of", "behind": ""}.get(said, " than")  # ahead of, behind, fewer than, cheaper than
         return f"{a} is {said}{joiner} {b} by {self._show(abs(self.estimate))}{unit} ({self.interval_text(magnitude=True)})"
 
     def __str__(self) -> str:

@@ -104,6 +104,7 @@ def test_a_clear_difference_has_its_sign_and_words():
     lengths = compare(b, a, n_resamples=500, unit="tokens per byte", words=("fewer", "more"))
     assert lengths.verdict.startswith("more by ")
     assert d.sentence("X", "Y").startswith("X is ahead of Y by ")
+    assert compare(b, a, n_resamples=500).sentence("X", "Y").startswith("X is behind Y by ")
     assert lengths.sentence("X", "Y").startswith("X is more than Y by ")
 
 
