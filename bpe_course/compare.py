@@ -104,7 +104,7 @@ class Interval:
     def __str__(self) -> str:
         digits = decimals_for(self.low, self.high)
         return (f"{number(self.estimate, digits)} ({self.level:.0%} interval "
-                f"{number(self.low, digits)}{DASH}{number(self.high, digits)})")
+                f"{number(self.low, digits)}{between(self.high)}{number(self.high, digits)})")
 
 
 def bootstrap(n_units: int, statistic: Callable[[Sequence[int]], float], *, n_resamples: int = N_RESAMPLES,
@@ -233,7 +233,7 @@ class Difference:
         low, high = (self.low, self.high)
         if magnitude and self.estimate < 0:
             low, high = -self.high, -self.low
-        return f"{self.level:.0%} interval {self._show(low)}{DASH}{self._show(high)}"
+        return f"{self.level:.0%} interval {self._show(low)}{between(high)}{self._show(high)}"
 
     @property
     def verdict(self) -> str:
@@ -450,6 +450,16 @@ def decimals_for(low: float, high: float, significant: int = 2, most: int = 6) -
     if width == 0 or not math.isfinite(width):
         return 3
     return max(0, min(most, significant - 1 - math.floor(math.log10(width))))
+
+
+def between(high: float) -> str:
+    """What joins an interval's ends: an en dash ("0.015–0.025", "−0.004–0.008"), or " to " before a negative
+    high end, where a dash would read as a second minus ("−0.092 to −0.072").
+
+    >>> between(0.025), between(-0.072)
+    ('–', ' to ')
+    """
+    return " to " if high < 0 else DASH
 
 
 def number(x: float, decimals: int, suffix: str = "") -> str:

@@ -182,6 +182,8 @@ def test_verdict_wording_and_decimals():
     assert rel.verdict == "dearer by 8.1% (95% interval 6.2%–10.0%)"
     assert rel.beyond(0.05) and not rel.inside(0.05) and Difference(0.01, -0.02, 0.04).inside(0.05)
     assert not Difference(0.04, 0.01, 0.07).beyond(0.05) and not Difference(0.04, 0.01, 0.07).inside(0.05)
+    assert str(Interval(-0.085, -0.092, -0.072)) == "−0.085 (95% interval −0.092 to −0.072)"
+    assert Difference(-0.02, -0.025, -0.015).interval_text() == "95% interval −0.025 to −0.015"
 
 
 def test_how_many():
