@@ -174,10 +174,12 @@ def test_bad_input_is_named():
 
 def test_verdict_wording_and_decimals():
     assert Difference(-0.020, -0.025, -0.015).verdict == "ahead by 0.020 bits per byte (95% interval 0.015–0.025)"
-    assert Difference(0.002, -0.004, 0.008).verdict == "within noise: 0.002 bits per byte (95% interval −0.004–0.008)"
+    assert Difference(0.002, -0.004, 0.008).verdict == \
+        "within noise: 0.002 bits per byte (95% interval −0.004–0.008)"
     assert Difference(-0.00183, -0.0031, -0.0006).verdict == \
         "ahead by 0.0018 bits per byte (95% interval 0.0006–0.0031)"
-    assert Difference(0.02, 0.01, 0.03, digits=4).verdict == "behind by 0.0200 bits per byte (95% interval 0.0100–0.0300)"
+    assert Difference(0.02, 0.01, 0.03, digits=4).verdict == \
+        "behind by 0.0200 bits per byte (95% interval 0.0100–0.0300)"
     rel = Difference(0.081, 0.062, 0.10, unit="", words=("cheaper", "dearer"), relative=True)
     assert rel.verdict == "dearer by 8.1% (95% interval 6.2%–10.0%)"
     assert rel.beyond(0.05) and not rel.inside(0.05) and Difference(0.01, -0.02, 0.04).inside(0.05)
