@@ -18,7 +18,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "bpe_course"
 # CONTRIBUTING.md's layout lists the same floors (tested below).
 FLOORS = [
     ("basics", {"bpe", "pairs", "pretokenize", "unicode_classes", "regex_syntax", "unicode_tables", "bytelevel",
-                "measures", "files", "resources", "errors"}),
+                "measures", "compare", "files", "resources", "errors"}),
     ("texts", {"corpus", "download"}),
     ("fast", {"fast"}),
     ("formats", {"formats"}),
