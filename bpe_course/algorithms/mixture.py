@@ -165,6 +165,7 @@ class _Problem:
         self.used = [t for t in range(len(merges)) if self.chosen[t].any()]
         # (pid, category) -> the steps at which its count changed and the values from then on, for counts at any t
         self._history: dict[tuple[int, int], tuple[list[int], list[float]]] = {}
+        self._rows: dict[tuple[int, int], np.ndarray] = {}
         for t, rows in enumerate(self.steps):
             for pid, i, v in rows:
                 times, values = self._history.setdefault((pid, i), ([0], [self.start[pid, i]]))
@@ -226,38 +227,66 @@ class _Problem:
                 heapq.heappush(heap, (-(mixed[pid] - v_pair.get(pid, 0.0)), int(version[pid]), pid))
         return found
 
-    def solve(self, constraints: Sequence[tuple[int, int]]) -> tuple[np.ndarray, dict[int, float], dict[int, float], float]:
-        """The program restricted to ``constraints``: the mix, the slacks and the objective."""
-        from scipy.optimize import linprog
-        from scipy.sparse import coo_matrix
+    def row(self, t: int, pid: int) -> np.ndarray:
+        """``c[t](m_t) - c[t](p)`` per category: the constraint ``(t, p)``'s coefficients of ``alpha`` (cached)."""
+        if (found := self._rows.get((t, pid))) is None:
+            found = self._rows[t, pid] = self.chosen[t] - self.count(pid, t)
+        return found
 
-        n = self.n
-        steps = {t: k for k, t in enumerate(sorted({t for t, _ in constraints}))}
-        pairs = {p: k for k, p in enumerate(sorted({p for _, p in constraints}))}
-        rows, cols, vals = [], [], []
-        for r, (t, p) in enumerate(constraints):
-            diff = self.chosen[t] - self.count(p, t)
-            for i in range(n):  # -(sum_i alpha_i diff_i) - v_t - v_p <= 0
-                if diff[i]:
-                    rows.append(r)
-                    cols.append(i)
-                    vals.append(-diff[i])
-            rows += [r, r]
-            cols += [n + steps[t], n + len(steps) + pairs[p]]
-            vals += [-1.0, -1.0]
-        width = n + len(steps) + len(pairs)
-        a_ub = coo_matrix((vals, (rows, cols)), shape=(len(constraints), width)).tocsr() if constraints else None
-        cost = np.r_[np.zeros(n), np.ones(width - n)]
-        result = linprog(cost, A_ub=a_ub, b_ub=np.zeros(len(constraints)) if constraints else None,
-                         A_eq=np.r_[np.ones(n), np.zeros(width - n)][None, :], b_eq=[1.0],
-                         bounds=[(0, 1)] * n + [(0, None)] * (width - n), method="highs")
-        if result.status != 0:
-            raise RuntimeError(f"the linear program failed: {result.message}")
-        x = result.x
-        alpha = np.clip(x[:n], 0, None)
+    def row(self, t: int, pid: int) -> np.ndarray:
+        """``c[t](m_t) - c[t](p)`` per category: the coefficients of ``alpha`` in constraint ``(t, p)``."""
+        return self.chosen[t] - self.count(pid, t)
+
+
+class _Solver:
+    """The restricted program, kept in one HiGHS model that grows: new constraints are rows, new slacks columns.
+
+    subtle: HiGHS keeps its basis when rows and columns are added, so each round's dual simplex starts
+    from the last optimum and needs few iterations; solving every round from scratch (as
+    ``scipy.optimize.linprog`` must) costs seconds per round at tens of thousands of rows.
+    """
+
+    def __init__(self, n: int) -> None:
+        import highspy
+
+        self.h = h = highspy.Highs()
+        h.setOptionValue("output_flag", False)
+        self.n, self.inf = n, h.getInfinity()
+        h.addCols(n, np.zeros(n), np.zeros(n), np.ones(n), 0, np.array([], dtype=np.int32),
+                  np.array([], dtype=np.int32), np.array([]))
+        h.addRow(1.0, 1.0, n, np.arange(n, dtype=np.int32), np.ones(n))  # sum alpha = 1
+        self.step_col: dict[int, int] = {}
+        self.pair_col: dict[int, int] = {}
+
+    def _column(self, table: dict[int, int], key: int) -> int:
+        if key not in table:
+            table[key] = self.h.getNumCol()
+            self.h.addCol(1.0, 0.0, self.inf, 0, np.array([], dtype=np.int32), np.array([]))
+        return table[key]
+
+    def add(self, constraints: Sequence[tuple[int, int]], rows: Sequence[np.ndarray]) -> None:
+        """Add ``sum_i row_i alpha_i + v_t + v_p >= 0`` for each constraint ``(t, p)``."""
+        starts, index, value = [], [], []
+        for (t, p), row in zip(constraints, rows):
+            starts.append(len(index))
+            nz = np.flatnonzero(row)
+            index += [*nz.tolist(), self._column(self.step_col, t), self._column(self.pair_col, p)]
+            value += [*row[nz].tolist(), 1.0, 1.0]
+        k = len(constraints)
+        self.h.addRows(k, np.zeros(k), np.full(k, self.inf), len(index), np.array(starts, dtype=np.int32),
+                       np.array(index, dtype=np.int32), np.array(value))
+
+    def solve(self) -> tuple[np.ndarray, dict[int, float], dict[int, float], float]:
+        """The mix, the step and pair slacks, and the objective of the program as it stands."""
+        self.h.run()
+        status = self.h.getModelStatus()
+        if self.h.modelStatusToString(status) != "Optimal":
+            raise RuntimeError(f"the linear program failed: {self.h.modelStatusToString(status)}")
+        x = np.array(self.h.getSolution().col_value)
+        alpha = np.clip(x[:self.n], 0, None)
         alpha /= alpha.sum()
-        return (alpha, {t: x[n + k] for t, k in steps.items()},
-                {p: x[n + len(steps) + k] for p, k in pairs.items()}, float(result.fun))
+        return (alpha, {t: x[c] for t, c in self.step_col.items()}, {p: x[c] for p, c in self.pair_col.items()},
+                float(self.h.getInfo().objective_function_value))
 
 
 def infer_mixture(trajectories: Mapping[str, Trajectory], merges: Sequence[Pair], *, per_step: int = 10,
@@ -288,20 +317,20 @@ def infer_mixture(trajectories: Mapping[str, Trajectory], merges: Sequence[Pair]
     alpha = np.full(len(names), 1 / len(names))
     v_step: dict[int, float] = {}
     v_pair: dict[int, float] = {}
-    constraints: list[tuple[int, int]] = []
+    solver = _Solver(len(names))
     known: set[tuple[int, int]] = set()
     objective, rounds = 0.0, 0
     while rounds < max_rounds:
         new = problem.broken(alpha, v_step, v_pair, known, per_step)
         if not new:
             break
-        constraints += new
         known.update(new)
-        alpha, v_step, v_pair, objective = problem.solve(constraints)
+        solver.add(new, [problem.row(t, p) for t, p in new])
+        alpha, v_step, v_pair, objective = solver.solve()
         rounds += 1
     else:
-        raise RuntimeError(f"no answer within {max_rounds} rounds ({len(constraints)} constraints)")
-    return Inference({k: float(a) for k, a in zip(names, alpha)}, objective, len(constraints), rounds,
+        raise RuntimeError(f"no answer within {max_rounds} rounds ({len(known)} constraints)")
+    return Inference({k: float(a) for k, a in zip(names, alpha)}, objective, len(known), rounds,
                      len(problem.used), time.perf_counter() - began)
 
 
