@@ -21,8 +21,8 @@ from bpe_course.train import count_pretokens, train_counts
 import categories as cat
 
 CONFIGS = {
-    "languages5": dict(pool=cat.LANGUAGES, n=5, sizes=[1000, 2000, 4000, None], merges=[30, 100, 300, 1000]),
-    "languages10": dict(pool=cat.LANGUAGES, n=10, sizes=[1000, 2000, 4000, None], merges=[30, 100, 300, 1000]),
+    "languages5": dict(pool=cat.LANGUAGES, n=5, sizes=[1000, 2000, None], merges=[30, 100, 300, 1000]),
+    "languages10": dict(pool=cat.LANGUAGES, n=10, sizes=[1000, 2000, None], merges=[30, 100, 300, 1000]),
     "large": dict(pool=cat.LARGE, n=4, sizes=[3000, 10000, 30000, 100000, 200000], merges=[100, 300, 1000, 3000]),
     "mixed10": dict(pool=cat.ALL, n=10, sizes=[1000, 3000, None], merges=[100, 300, 1000, 3000]),
 }
