@@ -1,0 +1,24 @@
+"""Summarise validation runs: mean absolute error (and log10 MSE) by T and S with 95% bootstrap intervals over seeds."""
+import json, sys
+import numpy as np
+import pandas as pd
+
+rows = [json.loads(l) for f in sys.argv[1:] for l in open(f) if l.startswith("{")]
+df = pd.DataFrame(rows)
+df["size"] = df["size"].fillna(-1).astype(int)
+rng = np.random.default_rng(0)
+
+def ci(x):
+    x = np.asarray(x)
+    boots = [rng.choice(x, len(x)).mean() for _ in range(2000)]
+    return f"{x.mean():.4f} [{np.percentile(boots, 2.5):.4f}, {np.percentile(boots, 97.5):.4f}]"
+
+for config, g in df.groupby("config"):
+    print(f"== {config}: {g['seed'].nunique()} seeds; uniform-guess MAE {ci(g.drop_duplicates('seed')['uniform_mae'])}")
+    out = g.groupby(["size", "T"]).agg(mae=("mae", ci), max_err=("found", "size"),
+                                          log10_mse=("log10_mse", lambda x: f"{np.mean(x):.2f}"),
+                                          lp_s=("lp_seconds", lambda x: f"{np.mean(x):.1f}"),
+                                          traj_s=("trajectory_seconds", lambda x: f"{np.mean(x):.2f}"),
+                                          constraints=("constraints", "mean"))
+    out = out.drop(columns="max_err")
+    print(out.to_string())
