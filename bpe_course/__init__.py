@@ -6,7 +6,7 @@ One data model runs through the package: ``vocab: dict[int, bytes]`` and
 Six floors, imports pointing down only (CONTRIBUTING.md says what each room is for):
 
 6. course: cli, cli_output, __main__, lab, widgets, exercises, wordbpe, viz, interop
-5. ready-made and at scale: pretrained, corpus, download, encode_files, scale, sentencepiece_bpe, mistral
+5. ready-made and at scale: pretrained, corpus, download, encode_files, scale, sentencepiece_bpe, mistral, algorithms
 4. engine: tokenizer, train, pretrained_cache, variants
 3. formats: formats
 2. fast: fast

@@ -22,7 +22,8 @@ FLOORS = [
     ("fast", {"fast"}),
     ("formats", {"formats"}),
     ("engine", {"tokenizer", "train", "pretrained_cache", "variants"}),
-    ("ready-made and at scale", {"pretrained", "corpus", "download", "encode_files", "scale", "sentencepiece_bpe", "mistral"}),
+    ("ready-made and at scale", {"pretrained", "corpus", "download", "encode_files", "scale", "sentencepiece_bpe", "mistral",
+                                 "algorithms"}),
     ("course", {"cli", "cli_output", "lab", "widgets", "exercises", "wordbpe", "viz", "interop", "__main__"}),
 ]
 FLOOR_OF = {name: k for k, (_, names) in enumerate(FLOORS) for name in names}
