@@ -157,6 +157,8 @@ class _Problem:
                 self.steps[t] += [(ids.setdefault(p, len(ids)), i, c * scale[i]) for p, c in change.items()]
         self.ids = ids
         self.merge_ids = [ids[p] for p in merges]
+        self._step_arrays = [(np.array([r[0] for r in rows], dtype=np.int64), np.array([r[1] for r in rows], dtype=np.int64),
+                              np.array([r[2] for r in rows])) for rows in self.steps]
         self.start = np.zeros((len(ids), self.n))
         for pid, i, v in start_rows:
             self.start[pid, i] = v
@@ -194,12 +196,15 @@ class _Problem:
         """
         cur = self.start.copy()
         mixed = cur @ alpha
+        slack = np.zeros(len(mixed))
+        for p, v in v_pair.items():
+            slack[p] = v
         version = np.zeros(len(mixed), dtype=np.int64)
-        heap = [(-(mixed[p] - v_pair.get(p, 0.0)), 0, p) for p in np.flatnonzero(mixed > 0).tolist()]
+        heap = [(-(mixed[p] - slack[p]), 0, p) for p in np.flatnonzero(mixed > 0).tolist()]
         heapq.heapify(heap)
         found: list[tuple[int, int]] = []
         used = set(self.used)
-        for t, rows in enumerate(self.steps):
+        for t, (pids, cats, vals) in enumerate(self._step_arrays):
             if t in used:
                 m = self.merge_ids[t]
                 bar = float(self.chosen[t] @ alpha) + v_step.get(t, 0.0) + TOLERANCE
@@ -217,14 +222,14 @@ class _Problem:
                         hits += 1
                 for entry in aside:
                     heapq.heappush(heap, entry)
-            touched = set()
-            for pid, i, v in rows:
-                cur[pid, i] = v
-                touched.add(pid)
-            for pid in touched:
-                mixed[pid] = cur[pid] @ alpha
-                version[pid] += 1
-                heapq.heappush(heap, (-(mixed[pid] - v_pair.get(pid, 0.0)), int(version[pid]), pid))
+            if len(pids):
+                cur[pids, cats] = vals  # subtle: within one step each (pair, category) changes at most once
+                touched = np.unique(pids)
+                mixed[touched] = cur[touched] @ alpha
+                version[touched] += 1
+                for pid, value, ver in zip(touched.tolist(), (mixed[touched] - slack[touched]).tolist(),
+                                           version[touched].tolist()):
+                    heapq.heappush(heap, (-value, ver, pid))
         return found
 
     def row(self, t: int, pid: int) -> np.ndarray:
