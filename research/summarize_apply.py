@@ -16,7 +16,10 @@ def families(w):
 
 
 for name in sys.argv[1:]:
-    rows = [json.loads(l) for l in open(f"results/apply_{name}.jsonl") if l.startswith("{")]
+    try:
+        rows = [json.loads(l) for l in open(f"results/apply_{name}.jsonl") if l.startswith("{")]
+    except FileNotFoundError:
+        continue
     if not rows:
         continue
     point = {r["T"]: r for r in rows if r["replicate"] == -1}

@@ -17,6 +17,18 @@ def grouped(d):
     return out
 
 
+ENGLISH = {"eng", "python_docs", "don_quixote", "les_miserables"}
+
+
+def families(d):
+    return {"English": sum(v for k, v in d.items() if k in ENGLISH), "code": d.get("python_code", 0.0),
+            "other languages": sum(v for k, v in d.items() if k not in ENGLISH | {"python_code"})}
+
+
+df["family_abs_err_other"] = [abs(families(f)["other languages"] - families(t)["other languages"])
+                              for f, t in zip(df["found"], df["truth"])]
+df["family_bias_other"] = [families(f)["other languages"] - families(t)["other languages"]
+                           for f, t in zip(df["found"], df["truth"])]
 df["mae_novels_merged"] = [np.mean([abs(grouped(f)[k] - grouped(t)[k]) for k in grouped(t)])
                            for f, t in zip(df["found"], df["truth"])]
 rng = np.random.default_rng(0)
@@ -35,4 +47,8 @@ for config, g in df.groupby("config"):
                                           traj_s=("trajectory_seconds", lambda x: f"{np.mean(x):.2f}"),
                                           constraints=("constraints", "mean"))
     out = out.drop(columns="max_err")
+    if config.startswith("mixed"):
+        fam = g.groupby(["size", "T"]).agg(other_languages_abs_err=("family_abs_err_other", ci),
+                                           other_languages_bias=("family_bias_other", ci))
+        out = out.join(fam)
     print(out.to_string())
