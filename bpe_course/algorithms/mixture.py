@@ -132,7 +132,7 @@ class Inference(NamedTuple):
     """The mix :func:`infer_mixture` found, and what it took."""
     weights: dict[str, float]  # each category's share of the training bytes
     slack: float  # the program's objective: total slack, in counts per million bytes
-    constraints: int  # inequalities in the last program solved (of the millions there are)
+    constraints: int  # inequalities the rounds added (of the millions the full program has)
     rounds: int  # programs solved
     steps_used: int  # merges whose pair occurs in some sample (the others say nothing and are skipped)
     seconds: float
