@@ -13,7 +13,10 @@ algorithms and the exercises check a learner's versions of them; neither lives h
 * ``lm`` -- bits per byte and an interpolated Kneser-Ney n-gram model over token ids (chapter 16);
 * ``model_quality`` -- one tokenizer at several vocabulary sizes, scored by those models (chapter 16);
 * ``variants`` -- four BPE variants from 2024-25 papers on one exact trainer (chapter 17);
-* ``sentencepiece_bpe`` -- SentencePiece's BPE encoding, rebuilt (chapter 18).
+* ``sentencepiece_bpe`` -- SentencePiece's BPE encoding, rebuilt (chapter 18);
+* ``mixture`` -- what a merge list reveals about its training mix, by a linear program (chapter 20);
+* ``lattice`` -- a token model's probability of a text summed over every segmentation (chapter 21);
+* ``intrinsic`` -- Rényi entropy and efficiency of a tokenizer's token distribution (chapter 21).
 
 The room's face: every name a chapter uses is importable from here (``from bpe_course.algorithms
 import KneserNey``), loaded on first use, so a module may move inside the room without breaking a
@@ -35,5 +38,10 @@ _FACE = {
                  "picky_tokens_of", "superbpe_tokens", "sweep_superbpe", "train_parity", "train_picky", "train_superbpe",
                  "vocab_of", "word_sequences"],
     "sentencepiece_bpe": ["SentencePieceBPE", "best_pair", "merge_by_score"],
+    "mixture": ["HiddenMix", "Inference", "Trajectory", "dirichlet_shares", "first_bytes", "hidden_mix", "infer_mixture",
+                "log10_mse", "mean_absolute_error", "pair_trajectory", "pretoken_bytes", "text_trajectory",
+                "train_hidden_mix", "weighted_counts"],
+    "lattice": ["marginal_bits", "marginal_by_unit", "marginal_log_probs", "segmentations", "token_lattice"],
+    "intrinsic": ["efficiency_of_units", "renyi_efficiency", "renyi_entropy"],
 }
 __all__, __getattr__, __dir__ = lazy_face(__name__, _FACE, modules=("wordbpe",))

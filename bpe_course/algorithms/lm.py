@@ -114,6 +114,8 @@ class KneserNey:
         self.order, self.n_vocab, self.n_tokens = order, n_vocab, n_tokens
         self.discounts = [ds for ds, _, _ in levels]  # (D1, D2, D3+) per level, lowest first
         self._levels = [(num, contexts) for _, num, contexts in levels]
+        self._powers = [n_vocab ** j for j in range(order)]
+        self._lookups = [(num.get, contexts.get) for num, contexts in self._levels]  # bound once: _probs is hot
 
     def __repr__(self) -> str:
         return (f"KneserNey(order={self.order}, n_vocab={self.n_vocab:,}, trained on {self.n_tokens:,} tokens, "
@@ -123,6 +125,26 @@ class KneserNey:
         """The probability of ``token`` after ``context`` (only its last ``order - 1`` ids count)."""
         ids = check_ids([*self._recent(context), token], self.n_vocab)
         return self._probs(ids, start=len(ids) - 1)[0]
+
+    def contexts(self) -> set[tuple[int, ...]]:
+        """Every context the model has counts for, at any level, as ids oldest first (``()`` included).
+
+        A probability depends on the context only through its longest suffix in this set: a history
+        the model never saw is scored by the part of it that it did see (chapter 21 keeps one state
+        per such suffix when it sums over every segmentation).
+
+        >>> sorted(KneserNey([0, 1, 0, 1, 2], order=3, n_vocab=4).contexts())
+        [(), (0,), (0, 1), (1,), (1, 0)]
+        """
+        v, out = self.n_vocab, set()
+        for k, (_, contexts) in enumerate(self._levels):  # level k + 1: contexts of k tokens, one int in base v
+            for h in contexts:
+                digits = []
+                for _ in range(k):
+                    h, d = divmod(h, v)
+                    digits.append(d)
+                out.add(tuple(reversed(digits)))
+        return out
 
     def _recent(self, context: Sequence[int]) -> list[int]:
         """The last ``order - 1`` ids of ``context`` (subtle: ``[-0:]`` would be all of them)."""
@@ -153,8 +175,7 @@ class KneserNey:
 
     def _probs(self, ids: list[int], start: int) -> list[float]:
         v, top = self.n_vocab, self.order - 1
-        powers = [v ** j for j in range(self.order)]
-        lookups = [(num.get, contexts.get) for num, contexts in self._levels]  # bound once: this loop is hot
+        powers, lookups = self._powers, self._lookups
         uniform = 1.0 / v
         out = []
         for i in range(start, len(ids)):
