@@ -37,6 +37,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from random import Random
 
+__all__ = [  # a face of its own (tests/test_face.py): what a chapter may use of the yardstick
+    "DASH", "Difference", "Interval", "LEVEL", "MINUS", "N_RESAMPLES", "Seeds", "between", "bootstrap", "compare",
+    "decimals_for", "estimate", "how_many", "number", "paragraph_bytes", "percentile", "rank_correlation", "ranks",
+    "ratio_of_sums", "spearman", "spearman_interval", "units_of",
+]
+
 N_RESAMPLES = 2000
 LEVEL = 0.95
 MINUS = "\u2212"  # a typographic minus: "−0.004" (a hyphen would read as a dash)

@@ -38,6 +38,8 @@
 # | 16 | [What a tokenizer does to a model](16_what_a_tokenizer_does_to_a_model.ipynb) | bits per byte, a bigram model by hand, then Kneser-Ney n-grams: which vocabulary, pattern and training help a model | **model-quality explorer**: vocabulary size and n-gram order |
 # | 17 | [Beyond greedy BPE](17_beyond_greedy_bpe.ipynb) | optimal segmentation, SuperBPE, Picky BPE and parity-aware BPE against plain BPE, in tokens and bits per byte | **SuperBPE explorer** |
 # | 18 | [Open models' tokenizers and the chat prompt](18_open_models_and_chat.ipynb) | SentencePiece BPE and Mistral's Tekken rebuilt exactly; the chat template token by token: injection, control tokens, double `<s>`, trailing spaces | **conversation editor** |
+# | 20 | [What a merge list reveals](20_what_a_merge_list_reveals.ipynb) | a training mix inferred from a merge list by a linear program, validated on mixes you hide, then asked of GPT-2, cl100k, o200k and Tekken | **mixture explorer**: hide a mix, watch the inference converge |
+# | 21 | [The score of every segmentation](21_the_score_of_every_segmentation.ipynb) | a model's probability summed over every segmentation by a forward pass; canonical against marginal across chapter 16's sweep, for BPE-dropout and the fewest tokens; Rényi efficiency and compression against bits per byte | canonical and marginal curves |
 # | 90 | [Appendix: what the tutorials claim, checked](90_appendix_tutorials_checked.ipynb) | five write-ups re-run on their own text with their own algorithms | — |
 # | 91 | [Appendix: training at scale](91_appendix_training_at_scale.ipynb) | the bucket queue for varied text, the cycle collector, the queue floor, Dask | timing split |
 #

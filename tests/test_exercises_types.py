@@ -25,13 +25,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bpe_course.bytelevel import str_to_token
-from bpe_course.exercises import ch01, ch03, ch04, ch05, ch08, ch10, ch11, ch12, ch14, ch15, ch16
+from bpe_course.exercises import ch01, ch03, ch04, ch05, ch08, ch10, ch11, ch12, ch14, ch15, ch16, ch20, ch21
 from bpe_course.exercises.feedback import Feedback
 from bpe_course.chat import chat_ids
 from bpe_course.pretokenize import GPT2_PATTERN, GPT4_PATTERN, pretokenize
 from bpe_course.algorithms.sentencepiece_bpe import best_pair
 from bpe_course.tokenizer import Tokenizer
 from bpe_course.algorithms.variants import fewest_tokens, gini, is_superword
+from bpe_course.algorithms.lm import KneserNey
 from bpe_course.algorithms.model_quality import Sweep
 from bpe_course.train import train_bpe
 from bpe_course.algorithms.wordbpe import count_pairs, merge_pair
@@ -117,6 +118,18 @@ def small_sweep() -> Sweep:
 
 def v3_prompt(messages: list[tuple[str, str]]) -> list[int]:
     return chat_ids(messages, "v3")
+
+
+def tiny_lattice() -> tuple[KneserNey, dict[int, bytes]]:
+    """A byte-level model small enough for chapter 21's checkers to score anything quickly."""
+    vocab = {i: bytes([i]) for i in range(256)} | {256: b"ab"}
+    return KneserNey([256, 97, 98, 256, 32], 2, 257), vocab
+
+
+def tiny_measured() -> dict:
+    """Chapter 21's ``measured``, reduced to what check_shannon_agreement reads."""
+    return {v: {"ids": [0, 1, 1, 2, v - 1][: 2 + k], "canonical": {4: [(10.0 - k, 5)]}}
+            for k, v in enumerate((256, 512, 1024))}
 
 
 # checker name -> (valid arguments, {parameter: Arg or Fn})
@@ -233,6 +246,30 @@ SPEC: dict[str, tuple[dict[str, Any], dict[str, Arg | Fn]]] = {
     "check_best_pair": ({"my_best_pair": best_pair},
                         {"my_best_pair": Fn("an index (an int) or None", lambda v: v is None or is_int(v))}),
     "check_v3_prompt": ({"my_v3_prompt": v3_prompt}, {"my_v3_prompt": Fn("a list of ids", seq_of(is_int))}),
+    "check_allowed_interval": ({"allowed_interval": ch20.interval_reference},
+                               {"allowed_interval": Fn("a pair (low, high) of numbers, or None", lambda v: v is None or (
+                                   isinstance(v, (list, tuple)) and len(v) == 2 and all(is_number(x) for x in v)))}),
+    "check_few_merges": ({"answer": 0.1, "n_seeds": 1, "n_languages": 2},
+                         {"answer": Arg("a number", is_number), "n_seeds": Arg("an int", is_int),
+                          "n_languages": Arg("an int", is_int)}),
+    "check_tekken_scripts": ({"answer": 0.3, "weights": {"eng": 0.7, "rus": 0.3}},
+                             {"answer": Arg("a number", is_number),
+                              "weights": Arg("a dict from category names to shares", lambda v: isinstance(v, Mapping)
+                                             and all(isinstance(k, str) and is_number(x) and abs(x) < 1e300
+                                                     for k, x in v.items()))}),
+    "check_unigram_marginal": ({"unigram_marginal_bits": ch21.unigram_reference},
+                               {"unigram_marginal_bits": Fn("a number", is_number)}),
+    "check_shannon_agreement": ({"answer": 0.5, "measured": tiny_measured()},
+                                {"answer": Arg("a number", is_number),
+                                 "measured": Arg("the chapter's measured dict", lambda v: isinstance(v, Mapping) and bool(v)
+                                                 and all(isinstance(m, Mapping) and {"ids", "canonical"} <= set(m)
+                                                         for m in v.values()))}),
+    "check_inside_pretokens": ({"answer": 1.0, "model": tiny_lattice()[0], "text": "abab", "vocab": tiny_lattice()[1]},
+                               {"answer": Arg("a number", is_number),
+                                "model": Arg("a KneserNey model", lambda v: isinstance(v, KneserNey)),
+                                "text": Arg("a string", lambda v: isinstance(v, str) and bool(v)),
+                                "vocab": Arg("a dict from ids to token bytes", lambda v: isinstance(v, Mapping) and bool(v)
+                                             and all(is_int(i) and isinstance(t, bytes) for i, t in v.items()))}),
 }
 
 

@@ -45,7 +45,7 @@ FACES = {
         "segmentations", "token_lattice", "renyi_efficiency", "renyi_entropy", "efficiency_of_units"],
     "bpe_course.widgets": [
         "ChatPromptEditor", "DropoutExplorer", "MergeCountSlider", "MergeSlider", "MergeStepper", "MergeTreeExplorer",
-        "ModelQualityExplorer", "PairExplorer", "Playground", "SuperBPEExplorer", "TokenTaxExplorer",
+        "MixtureExplorer", "ModelQualityExplorer", "PairExplorer", "Playground", "SuperBPEExplorer", "TokenTaxExplorer",
         "VocabSizeExplorer", "course_tokenizers", "curve", "index_merges", "merge_counts", "merge_tree",
         "merge_tree_html", "merge_tree_svg", "plot_model_quality", "plot_vocab_size", "truncated_numbers",
         "vocab_size_data"],
@@ -61,6 +61,10 @@ FACES = {
         "NAMED", "File", "Named", "cl100k", "entry", "gpt2", "load", "loaders", "mistral_v1", "mistral_v3", "named",
         "named_file", "o200k", "packaged_file", "tekken", "verify_sha256"],
     "bpe_course.chat": ["Part", "TEMPLATES", "Template", "chat_ids", "chat_prompt", "template"],
+    "bpe_course.compare": [
+        "DASH", "Difference", "Interval", "LEVEL", "MINUS", "N_RESAMPLES", "Seeds", "between", "bootstrap", "compare",
+        "decimals_for", "estimate", "how_many", "number", "paragraph_bytes", "percentile", "rank_correlation", "ranks",
+        "ratio_of_sums", "spearman", "spearman_interval", "units_of"],
     "bpe_course.measures": [
         "bytes_per_token", "n_vocab", "ratio", "shown", "text_measures", "tokens_per_word", "vocab_entries", "words"],
 }

@@ -29,6 +29,7 @@ True
 from __future__ import annotations
 
 import math
+import weakref
 from collections.abc import Iterator, Mapping, Sequence
 from itertools import accumulate
 
@@ -98,23 +99,16 @@ def context_prefixes(model: KneserNey) -> frozenset[Context]:
     return frozenset(out)
 
 
-def _logprob(model: KneserNey):
-    """``(context, token) -> ln p(token | context)`` by :meth:`KneserNey.prob`, memoised (the pass asks again and again)."""
-    memo: dict[tuple[Context, int], float] = {}
-    prob = model.prob
-
-    def logprob(ctx: Context, w: int) -> float:
-        if (found := memo.get((ctx, w))) is None:
-            found = memo[ctx, w] = math.log(prob(w, ctx))
-        return found
-
-    return logprob
+_REMEMBERED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-def _logaddexp(a: float, b: float) -> float:
-    if a < b:
-        a, b = b, a
-    return a + math.log1p(math.exp(b - a)) if b > -math.inf else a
+def _remembered(model: KneserNey) -> tuple[frozenset[Context], dict[tuple[Context, int], tuple[Context, float]]]:
+    """The model's states (:func:`context_prefixes`) and the steps already taken from them,
+    ``(state, token) -> (next state, probability)``: kept while the model lives, so scoring a second
+    text with the same model (clean, then misspelled) reuses what the first computed."""
+    if (found := _REMEMBERED.get(model)) is None:
+        found = _REMEMBERED[model] = (context_prefixes(model), {})
+    return found
 
 
 def marginal_log_probs(model: KneserNey, data: bytes, vocab: Mapping[int, bytes], cuts: Sequence[int] = (),
@@ -137,41 +131,43 @@ def marginal_log_probs(model: KneserNey, data: bytes, vocab: Mapping[int, bytes]
     else:
         boundaries = None
     lattice = token_lattice(data, ids, max(map(len, ids)), boundaries)
-    keep, top = context_prefixes(model), model.order - 1
-    logprob = _logprob(model)
-    nexts: dict[tuple[Context, int], Context] = {}
+    keep, steps = _remembered(model)
+    top, prob = model.order - 1, model.prob
+    # subtle: forward[j] holds probabilities relative to exp(scale[j]), so no product of hundreds of
+    # probabilities underflows; a contribution from position j to k is rescaled by exp(scale[j] - scale[k]),
+    # a factor within a few tokens' probability of 1, as k is at most the longest token past j.
     forward: list[dict[Context, float] | None] = [None] * (len(data) + 1)
-    forward[0] = {(): 0.0}
+    scale: list[float] = [0.0] * (len(data) + 1)
+    forward[0] = {(): 1.0}
     wanted, out = set(cuts), {}
     for j in range(len(data)):
         here = forward[j]
         forward[j] = None  # subtle: each position is read once, then freed: memory stays at the longest token's span
-        if j in wanted:
-            out[j] = _logsumexp(here.values()) if here else -math.inf
         if not here:
+            if j in wanted:
+                out[j] = -math.inf
             continue
-        for state, lp in here.items():
-            for end, w in lattice[j]:
-                if (nxt := nexts.get((state, w))) is None:
+        total = sum(here.values())
+        base = scale[j] + math.log(total)  # renormalise: the states of position j now add up to 1
+        if j in wanted:
+            out[j] = base
+        for end, w in lattice[j]:
+            target = forward[end]
+            if target is None:
+                target = forward[end] = {}
+                scale[end] = base
+            factor = math.exp(base - scale[end]) / total
+            for state, q in here.items():
+                if (step := steps.get((state, w))) is None:
                     full = (*state, w)[-top:] if top else ()
                     while full not in keep:
                         full = full[1:]
-                    nxt = nexts[state, w] = full
-                target = forward[end]
-                if target is None:
-                    target = forward[end] = {}
-                score = lp + logprob(state, w)
-                target[nxt] = _logaddexp(target[nxt], score) if nxt in target else score
+                    step = steps[state, w] = (full, prob(w, state))
+                nxt, p = step
+                target[nxt] = target.get(nxt, 0.0) + q * p * factor
     last = forward[len(data)] or {}
-    return [out.get(c, -math.inf) for c in cuts] + [_logsumexp(last.values())]
-
-
-def _logsumexp(values) -> float:
-    values = list(values)
-    if not values:
-        return -math.inf
-    top = max(values)
-    return top + math.log(sum(math.exp(x - top) for x in values))
+    end_log = scale[len(data)] + math.log(sum(last.values())) if last else -math.inf
+    return [out.get(c, -math.inf) for c in cuts] + [end_log]
 
 
 def marginal_bits(model: KneserNey, data: bytes | str, vocab: Mapping[int, bytes], pattern: str | None = None) -> float:

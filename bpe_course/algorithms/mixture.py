@@ -32,6 +32,7 @@ import heapq
 import math
 import os
 import sys
+import threading
 import time
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
@@ -228,28 +229,40 @@ class _Problem:
         return found
 
 
+_HIGHS_LOCK = threading.Lock()
+_HIGHS_GREETED = False  # has this process made its first HiGHS model (the one that prints the banner)?
+
+
 def _quiet_highs():
     """A new ``highspy.Highs`` model that prints nothing.
 
     subtle: HiGHS prints its banner ("Running HiGHS ...") from C++ when the first model of a process
     is made, before any option can silence it, straight to file descriptor 1: redirecting
     ``sys.stdout`` does not catch it, and a Jupyter kernel forwards it into the notebook. So file
-    descriptor 1 points to ``os.devnull`` while the model is made.
+    descriptor 1 points to ``os.devnull`` while the first model is made -- under a lock, as a
+    second thread doing the same would save devnull as the "real" descriptor and silence the
+    process for good.
     """
+    global _HIGHS_GREETED
     try:
         import highspy
     except ImportError as missing:
         raise MissingPackageError("infer_mixture solves its linear program with HiGHS, from the package 'highspy', "
                                   "which is not installed: pip install highspy (or bpe-course[course])") from missing
-    sys.stdout.flush()
-    saved = os.dup(1)
-    try:
-        with open(os.devnull, "w") as null:
-            os.dup2(null.fileno(), 1)
+    with _HIGHS_LOCK:
+        if not _HIGHS_GREETED:
+            sys.stdout.flush()
+            saved = os.dup(1)
+            try:
+                with open(os.devnull, "w") as null:
+                    os.dup2(null.fileno(), 1)
+                    h = highspy.Highs()
+            finally:
+                os.dup2(saved, 1)
+                os.close(saved)
+            _HIGHS_GREETED = True
+        else:
             h = highspy.Highs()
-    finally:
-        os.dup2(saved, 1)
-        os.close(saved)
     h.setOptionValue("output_flag", False)
     return h
 

@@ -25,5 +25,6 @@ _FACE = {
     "model_quality": ["ModelQualityExplorer", "plot_model_quality"],
     "superbpe": ["SuperBPEExplorer"],
     "chat_prompt": ["ChatPromptEditor"],
+    "mixture": ["MixtureExplorer"],
 }
 __all__, __getattr__, __dir__ = lazy_face(__name__, _FACE)

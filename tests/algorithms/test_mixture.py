@@ -166,8 +166,12 @@ def test_the_solver_prints_nothing_not_even_highs_banner():
     """HiGHS writes its banner to file descriptor 1 when a process makes its first model: it must not reach stdout."""
     import subprocess
     import sys
-    code = ("from bpe_course.algorithms.mixture import infer_mixture, pair_trajectory\n"
+    code = ("from concurrent.futures import ThreadPoolExecutor\n"
+            "from bpe_course.algorithms.mixture import infer_mixture, pair_trajectory\n"
             "m = [(b'a', b'b')]\n"
-            "print(infer_mixture({'x': pair_trajectory({b'abzz': 5}, m), 'y': pair_trajectory({b'cdcd': 5}, m)}, m).rounds)\n")
+            "run = lambda _: infer_mixture({'x': pair_trajectory({b'abzz': 5}, m), 'y': pair_trajectory({b'cdcd': 5}, m)}, m)\n"
+            "with ThreadPoolExecutor(4) as pool:  # several first models at once: stdout must survive them\n"
+            "    rounds = [r.rounds for r in pool.map(run, range(8))]\n"
+            "print(rounds, flush=True)\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert done.stdout == "1\n"
+    assert done.stdout == "[1, 1, 1, 1, 1, 1, 1, 1]\n"

@@ -1,0 +1,514 @@
+# %% [markdown]
+# # 21 · The score of every segmentation
+#
+# [← 20 What a merge list reveals](20_what_a_merge_list_reveals.ipynb) · [00 Start here](00_start_here.ipynb)
+#
+# Every bits-per-byte figure of chapters 16 and 17 scored one segmentation of the held-out text: the
+# one the tokenizer produces, the **canonical** one. But a model over token ids gives probability to
+# every sequence of ids, and many sequences spell the same bytes: " the" is also " t" + "he". The
+# probability of the *text* is the sum over all of them, so the canonical score is only an upper
+# bound on the bits the model needs (Cao & Rimell, 2021). In this chapter you will
+#
+# * count the segmentations of a word, and see how fast they grow;
+# * write the **forward pass** that sums a bigram model's probability over all of them, checked
+#   against brute force, then see how the package's version handles longer contexts;
+# * measure the gap between canonical and every-segmentation scores across chapter 16's vocabulary
+#   sweep, for BPE-dropout and for the fewest-tokens segmentation, each difference with its
+#   interval from chapter 16's yardstick, and ask whether it changes a conclusion of chapters 16–17;
+# * then ask whether a number that needs no model at all — compression, or the **Rényi efficiency**
+#   Zouhar et al. (2023) proposed — ranks tokenizers as the model does.
+
+# %%
+import math
+import re
+from random import Random
+
+import matplotlib.pyplot as plt
+import pandas as pd
+from IPython.display import Markdown, display
+
+from bpe_course import Seeds, Tokenizer, compare, corpus, paragraph_bytes, train, units_of
+from bpe_course.algorithms import (KneserNey, Segmenter, dropout_tokens, efficiency_of_units, fewest_tokens, fit_orders,
+                                   marginal_bits, marginal_by_unit, renyi_efficiency, segmentations, vocab_points)
+from bpe_course.compare import bootstrap, number, ratio_of_sums, rank_correlation, spearman
+
+# %% [markdown]
+# The set-up is chapter 16's: its tokenizer, trained on the first `TRAIN_CHARS` characters of
+# `don_quixote` with merges of pairs seen at least `MIN_FREQUENCY` times, cut to each vocabulary size
+# of its sweep. Models learn from the first `MODEL_CHARS` characters (chapter 16's dropout and
+# pattern experiments used as many); every score is on the first `HELD_CHARS` characters of the
+# held-out text, cut into paragraphs, the units the yardstick resamples.
+
+# %%
+TRAIN_CHARS = 1_000_000
+MIN_FREQUENCY = 5
+MAX_MERGES = 8192
+MODEL_CHARS = 500_000
+HELD_CHARS = 20_000
+ORDER = 3
+ORDERS = (2, 3, 4)
+
+book_train, book_heldout = corpus.train_heldout("don_quixote")
+run = train(book_train[:TRAIN_CHARS], 256 + MAX_MERGES, min_frequency=MIN_FREQUENCY)
+tok = Tokenizer(run.vocab, run.merges)
+model_text = book_train[:MODEL_CHARS]
+held = book_heldout[:book_heldout.rfind("\n\n", 0, HELD_CHARS) + 2]  # whole paragraphs
+units = paragraph_bytes(held)
+print(tok, f"| held-out sample: {len(held.encode()):,} bytes in {len(units)} paragraphs")
+
+# %% [markdown]
+# ## 1. How many ways to spell a word
+#
+# `segmentations(data, ids)` lists every sequence of vocabulary tokens that spells `data`, by brute
+# force. With the tokenizer cut to one of the sweep's sizes:
+
+# %%
+small = tok.truncated(2048 - 256)
+ids_of = {token: i for i, token in small.vocab.items()}
+print(f"n_vocab {small.n_vocab:,}")
+for word in (" the", " knight", " countenance"):
+    every = list(segmentations(word.encode(), ids_of))
+    canonical = small.encode_ordinary(word)
+    print(f"{word!r:15} {len(every):>6,} segmentations; canonical {[small.vocab[i] for i in canonical]}")
+
+# %% [markdown]
+# They grow exponentially with the length of the text; a paragraph has more than any computer could
+# list. A model that looks `n - 1` tokens back does not need the list, though.
+#
+# ## 2. The forward pass, for a bigram
+#
+# A bigram model gives `p(w | v)`, the probability of token `w` after token `v`. Walk along the
+# bytes: `forward[j]` holds, for each token `v` that can end at byte `j`, the total probability of
+# every segmentation of `data[:j]` whose last token is `v`. A token `w` that spells `data[j:k]`
+# extends each of them: `forward[k][w] += forward[j][v] · p(w | v)`. At the end, the sum over
+# `forward[n]` is the probability of the text, all segmentations counted once.
+
+# %%
+def forward_bigram(model: KneserNey, data: bytes, ids: dict[bytes, int]) -> float:
+    """-log2 of the total probability of every segmentation of data under an order-2 model."""
+    longest = max(map(len, ids))
+    forward = [dict() for _ in range(len(data) + 1)]
+    forward[0][None] = 1.0  # no token yet: the first is scored without a context
+    for j in range(len(data)):
+        for v, q in forward[j].items():
+            for k in range(j + 1, min(len(data), j + longest) + 1):
+                w = ids.get(data[j:k])
+                if w is not None:
+                    p = model.prob(w, [] if v is None else [v])
+                    forward[k][w] = forward[k].get(w, 0.0) + q * p
+    return -math.log2(sum(forward[len(data)].values()))
+
+
+# %% [markdown]
+# Check it against brute force, which adds `2^-bits` of every segmentation, on short texts, with
+# a bigram model of the training text at 2,048 tokens:
+
+# %%
+bigram = KneserNey(small.encode_ordinary(model_text), 2, small.n_vocab)
+for text in (" the knight", " of La Mancha", " Sancho", " Quixtoe"):
+    data = text.encode()
+    brute = -math.log2(sum(2 ** -bigram.bits(seg) for seg in segmentations(data, ids_of)))
+    mine = forward_bigram(bigram, data, ids_of)
+    assert abs(mine - brute) < 1e-9 and abs(marginal_bits(bigram, data, small.vocab) - brute) < 1e-9
+    canonical = bigram.bits(small.encode_ordinary(text))
+    print(f"{text!r:16} every segmentation {mine:8.4f} bits, canonical {canonical:8.4f} bits: the other "
+          f"segmentations hold {1 - 2 ** (mine - canonical):.3%} of the probability")
+
+# %% [markdown]
+# On familiar words the canonical segmentation carries nearly all of the probability; on a
+# misspelled one, whose canonical cut the model has rarely seen, the other cuts can matter. For an order-`n`
+# model the state is the last `n - 1` tokens, and there can be many; `marginal_bits` keeps them few:
+# a history the model never saw as a context is scored as its longest suffix the model did see
+# (`KneserNey.contexts()`), so histories with the same such suffix are one state. The tests check
+# it against brute force on short strings for orders 1 to 4.
+#
+# ## 3. Canonical against every segmentation, across chapter 16's sweep
+#
+# For each vocabulary size of the sweep: models of orders `ORDERS` on the training text, the
+# canonical bits of each held-out paragraph, and, for order `ORDER`, the bits of every segmentation
+# (`marginal_by_unit`: prefix probabilities at the paragraph starts, whose differences add up to the
+# whole text's).
+
+# %%
+def canonical_units(model: KneserNey, ids: list[int], vocab: dict[int, bytes], unit_bytes: list[int]) -> list:
+    """Each paragraph's (bits, bytes) for the canonical tokens."""
+    bits = [-math.log2(p) for p in model.token_probs(ids)]
+    return units_of(bits, [len(vocab[i]) for i in ids], unit_bytes)
+
+
+def ids_by_unit(ids: list[int], vocab: dict[int, bytes], unit_bytes: list[int]) -> list[list[int]]:
+    """The tokens of each paragraph (a token belongs to the paragraph its first byte is in)."""
+    out, ends, at, k = [[] for _ in unit_bytes], [], 0, 0
+    for n in unit_bytes:
+        at += n
+        ends.append(at)
+    at = 0
+    for i in ids:
+        while at >= ends[k]:
+            k += 1
+        out[k].append(i)
+        at += len(vocab[i])
+    return out
+
+
+measured = {}
+for merges in vocab_points(len(tok.merges)):
+    sized = tok.truncated(merges)
+    models = fit_orders(sized.encode_ordinary(model_text), ORDERS, sized.n_vocab)
+    held_ids = sized.encode_ordinary(held)
+    measured[sized.n_vocab] = {
+        "tokenizer": sized, "model": models[ORDER], "ids": held_ids,
+        "canonical": {n: canonical_units(models[n], held_ids, sized.vocab, units) for n in ORDERS},
+        "every": marginal_by_unit(models[ORDER], held, sized.vocab, units),
+        "tokens": units_of([1.0] * len(held_ids), [len(sized.vocab[i]) for i in held_ids], units),
+        "unit ids": ids_by_unit(held_ids, sized.vocab, units)}
+print("vocabulary sizes:", ", ".join(f"{v:,}" for v in measured))
+
+# %%
+gaps = {v: compare(m["every"], m["canonical"][ORDER], words=("fewer", "more")) for v, m in measured.items()}
+sweep_table = pd.DataFrame({
+    "canonical": {v: ratio_of_sums(m["canonical"][ORDER]) for v, m in measured.items()},
+    "every segmentation": {v: ratio_of_sums(m["every"]) for v, m in measured.items()},
+    "gap": {v: -g.estimate for v, g in gaps.items()},
+    "gap, 95% interval": {v: f"{-g.high:.4f}–{-g.low:.4f}" for v, g in gaps.items()},
+    "gap / canonical": {v: f"{-g.estimate / ratio_of_sums(measured[v]['canonical'][ORDER]):.2%}" for v, g in gaps.items()},
+})
+sweep_table.index.name = f"n_vocab (order {ORDER}, bits per byte)"
+sweep_table.round(4)
+
+# %%
+fig, ax = plt.subplots(figsize=(7, 3.8))
+sizes = list(measured)
+ax.plot(sizes, sweep_table["canonical"], "o-", label="canonical segmentation")
+ax.plot(sizes, sweep_table["every segmentation"], "s--", label="every segmentation")
+ax.set_xscale("log", base=2)
+ax.set_xlabel("vocabulary size")
+ax.set_ylabel(f"bits per byte, order {ORDER} (held-out)")
+ax.set_title("Chapter 16's sweep, scored both ways")
+ax.grid(True, which="both", alpha=0.3)
+ax.legend()
+fig.tight_layout()
+display(fig)
+plt.close(fig)
+
+# %% [hide-input]
+largest = max(gaps, key=lambda v: -gaps[v].estimate)
+best_c = min(sizes, key=lambda v: sweep_table.loc[v, "canonical"])
+best_e = min(sizes, key=lambda v: sweep_table.loc[v, "every segmentation"])
+moved = compare(measured[best_e]["every"], measured[best_c]["every"]) if best_e != best_c else None
+display(Markdown(
+    f"With the {sizes[0]} bytes alone there is one segmentation and no gap. The gap grows with the vocabulary, "
+    f"to {-gaps[largest].estimate:.4f} bits per byte at {largest:,} tokens (95% interval "
+    f"{-gaps[largest].high:.4f}–{-gaps[largest].low:.4f}), {-gaps[largest].estimate / sweep_table.loc[largest, 'canonical']:.1%} "
+    f"of the canonical score: more tokens, more ways to spell the same bytes. The best vocabulary at order {ORDER} is "
+    + (f"{best_c:,} either way." if moved is None else
+       f"{best_c:,} scored canonically and {best_e:,} counting every segmentation; under the second score, {best_e:,} "
+       f"against {best_c:,} is {moved.verdict}, so the minimum "
+       + ("really moves" if moved.clear else "sits on the same flat bottom chapter 16 warned about") + ".")))
+
+# %% [markdown]
+# ## 4. BPE-dropout, scored again
+#
+# Chapter 16 trained one model on deterministic encodings and one on BPE-dropout encodings (each
+# merge skipped with probability `DROPOUT_P`), and scored both on clean and misspelled text — the
+# canonical segmentation only. But a dropout model was *trained* on non-canonical segmentations: it
+# spreads its probability over many spellings of a word, and the canonical score counts one. Here the
+# same experiment at 2,048 tokens, scored both ways, with `DROPOUT_SEEDS` dropout runs (the yardstick
+# resamples the seeds as well as the paragraphs) and chapter 16's typo generator:
+
+# %%
+DROPOUT_P = 0.1
+TYPO_RATE = 0.1
+DROPOUT_SEEDS = (0, 1)
+
+
+def misspell(text: str, rate: float, rng: Random) -> str:
+    """Seeded typos (chapter 16): swap two neighbouring letters, drop one, double one or replace one."""
+    def slip(match: re.Match) -> str:
+        word = match.group()
+        if rng.random() >= rate:
+            return word
+        i = rng.randrange(len(word) - 1)
+        kind = rng.choice(("swap", "drop", "double", "replace"))
+        if kind == "swap":
+            return word[:i] + word[i + 1] + word[i] + word[i + 2:]
+        if kind == "drop":
+            return word[:i] + word[i + 1:]
+        if kind == "double":
+            return word[:i] + word[i] + word[i:]
+        return word[:i] + rng.choice("etaoinshrdlu") + word[i + 1:]
+    return re.sub(r"[A-Za-z]{3,}", slip, text)
+
+
+texts = {"clean": held, "typos": misspell(held, TYPO_RATE, Random(16))}
+text_units = {label: paragraph_bytes(t) for label, t in texts.items()}
+assert len(text_units["typos"]) == len(units)  # the typos change words, never a paragraph break
+plain = measured[2048]
+
+
+def scored(model: KneserNey, sized: Tokenizer, labels=tuple(texts)) -> dict:
+    """Per text, per scoring: each paragraph's (bits, bytes)."""
+    out = {}
+    for label in labels:
+        ids = sized.encode_ordinary(texts[label])
+        out[label, "canonical"] = canonical_units(model, ids, sized.vocab, text_units[label])
+        out[label, "every"] = marginal_by_unit(model, texts[label], sized.vocab, text_units[label])
+    return out
+
+
+# the deterministic model on clean text is section 3's, already scored both ways
+deterministic = {("clean", "canonical"): plain["canonical"][ORDER], ("clean", "every"): plain["every"],
+                 **scored(plain["model"], plain["tokenizer"], ["typos"])}
+id_of = {token: i for i, token in plain["tokenizer"].vocab.items()}
+with_dropout = []
+for seed in DROPOUT_SEEDS:
+    dropped = [id_of[t] for t in dropout_tokens(plain["tokenizer"], model_text, DROPOUT_P, Random(seed))]
+    with_dropout.append(scored(KneserNey(dropped, ORDER, plain["tokenizer"].n_vocab), plain["tokenizer"]))
+cost = {key: compare(Seeds([run[key] for run in with_dropout]), deterministic[key]) for key in deterministic}
+pd.DataFrame({"deterministic": {key: ratio_of_sums(units) for key, units in deterministic.items()},
+              **{f"dropout, seed {s}": {key: ratio_of_sums(u) for key, u in run.items()}
+                 for s, run in zip(DROPOUT_SEEDS, with_dropout)},
+              "dropout − deterministic": {key: d.verdict for key, d in cost.items()}}).round(4)
+
+# %% [hide-input]
+canon_typo, every_typo = cost["typos", "canonical"], cost["typos", "every"]
+canon_clean, every_clean = cost["clean", "canonical"], cost["clean", "every"]
+spread = {label: Seeds([[(e - c, n) for (e, _), (c, n) in zip(run[label, "every"], run[label, "canonical"])]
+                         for run in with_dropout]) for label in texts}
+own_gap = {label: compare(spread[label], [(0.0, n) for n in text_units[label]]) for label in texts}
+changed = canon_typo.direction != every_typo.direction
+display(Markdown(
+    f"The dropout model's own gap between the two scores is {-own_gap['clean'].estimate:.4f} bits per byte on clean text, "
+    f"against {-gaps[2048].estimate:.4f} for the deterministic one: it gave much of its probability to the spellings the "
+    f"canonical score ignores. Scored canonically, as chapter 16 scores it, dropout is {canon_clean.verdict} on clean "
+    f"text and {canon_typo.verdict} on the misspelled text. Counting every segmentation it is {every_clean.verdict} on "
+    f"clean text and {every_typo.verdict} on the misspelled text. "
+    + ("**So the reading changes**: on misspelled text, the canonical score says dropout costs bits; the model's "
+       "real probability of the text says it "
+       + every_typo.word("saves them", "costs them too", "makes no difference we can measure")
+       + ". The robustness Provilkov et al. describe is there in an n-gram model; the canonical score hides it."
+       if changed else
+       "The direction of the typo result is the same under both scores, though its size changes.")))
+
+# %% [markdown]
+# ## 5. The fewest tokens, scored again
+#
+# Chapter 17 cut each piece into the fewest tokens the vocabulary allows and found the model no better
+# for it. A model trained on those cuts is scored on them canonically; counting every segmentation
+# scores it on the text itself. The same comparison here, at 2,048 tokens on this chapter's text:
+
+# %%
+vocab_set = set(plain["tokenizer"].vocab.values())
+longest = max(map(len, vocab_set))
+fewest = Segmenter(plain["tokenizer"].vocab, lambda piece: fewest_tokens(piece, vocab_set, longest))
+fewest_model = KneserNey(fewest.encode(model_text), ORDER, plain["tokenizer"].n_vocab)
+fewest_ids = fewest.encode(held)
+fewest_units = {"canonical": canonical_units(fewest_model, fewest_ids, plain["tokenizer"].vocab, units),
+                "every": marginal_by_unit(fewest_model, held, plain["tokenizer"].vocab, units)}
+versus_plain = {"canonical": compare(fewest_units["canonical"], plain["canonical"][ORDER]),
+                "every": compare(fewest_units["every"], plain["every"])}
+for scoring, d in versus_plain.items():
+    print(f"fewest tokens against plain BPE, {scoring}: {d.verdict}")
+
+# %% [hide-input]
+same = versus_plain["canonical"].direction == versus_plain["every"].direction
+readings = {"the best vocabulary of the sweep": moved is not None and moved.clear,
+            "dropout on misspelled text": changed, "the fewest tokens against plain BPE": not same}
+turned = [name for name, flipped in readings.items() if flipped]
+display(Markdown(
+    f"Chapter 17's reading {'stands' if same else 'changes'}: the fewest-tokens model is "
+    f"{versus_plain['canonical'].word('ahead of', 'behind', 'within noise of')} plain BPE canonically and "
+    f"{versus_plain['every'].word('ahead of', 'behind', 'within noise of')} it counting every segmentation. "
+    f"Of the {len(readings)} readings checked here, counting every segmentation changed "
+    + (f"{len(turned)}: {', '.join(turned)}." if turned else "none.")))
+
+# %% [markdown]
+# ## 6. Does a cheap metric predict the model?
+#
+# Fitting a model costs time; a number read off the tokens alone would not. Two candidates:
+#
+# * **compression**, tokens per byte of held-out text (fewer is better);
+# * the **Rényi efficiency** of the tokens' unigram distribution (Zouhar et al., 2023): the Rényi
+#   entropy of order `α`, `log2(Σ p(w)^α) / (1 − α)`, divided by its largest possible value,
+#   `log2 |V|`. With `α > 1` the most frequent tokens weigh most, so a tokenizer that spends much of a
+#   text on a few tokens scores low. Zouhar et al. found `α = 2.5` correlated best with translation
+#   quality (BLEU) and proposed it as a predictor. Write it:
+
+# %%
+def my_renyi_efficiency(counts: dict[int, int], n_vocab: int, alpha: float = 2.5) -> float:
+    total = sum(counts.values())
+    entropy = math.log2(sum((c / total) ** alpha for c in counts.values())) / (1 - alpha)
+    return entropy / math.log2(n_vocab)
+
+
+for v, m in measured.items():
+    counts = {}
+    for i in m["ids"]:
+        counts[i] = counts.get(i, 0) + 1
+    assert abs(my_renyi_efficiency(counts, v) - renyi_efficiency(counts, n_vocab=v)) < 1e-12
+print("yours == bpe_course.algorithms.renyi_efficiency at every size "
+      "(the tests check the package against Zouhar et al.'s tokenization-scorer)")
+
+# %% [markdown]
+# Does either rank the sweep's tokenizers as the model does? Spearman's rank correlation answers
+# with a number from −1 to 1; written so that **+1 means the metric ranks the tokenizers exactly as
+# bits per byte does** (compression: tokens per byte against bits per byte; efficiency: its negative,
+# since higher efficiency should mean fewer bits). The interval resamples the paragraphs
+# (`compare.rank_correlation` and `compare.bootstrap`): it holds the held-out text's noise, not the
+# choice of tokenizers.
+
+# %%
+def signed(iv) -> str:
+    """A correlation with its interval, signs shown: "+0.77 (95% interval +0.60 to +0.89)"."""
+    sign = lambda x: ("+" if x >= 0 else "") + number(x, 2)  # noqa: E731
+    return f"{sign(iv.estimate)} (95% interval {sign(iv.low)} to {sign(iv.high)})"
+
+
+efficiency = {v: efficiency_of_units(m["unit ids"], v) for v, m in measured.items()}
+every_paragraph = list(range(len(units)))
+
+
+def efficiency_agreement(items: list, bits: dict) -> object:
+    """Spearman of -efficiency against bits per byte over the items, resampling paragraphs."""
+    return bootstrap(len(units), lambda idx: spearman([-efficiency[k](idx) for k in items],
+                                                      [ratio_of_sums(bits[k], idx) for k in items]))
+
+
+metrics = pd.DataFrame({
+    "tokens per byte": {v: ratio_of_sums(m["tokens"]) for v, m in measured.items()},
+    "Rényi efficiency (α = 2.5)": {v: efficiency[v](every_paragraph) for v in measured},
+    **{f"bits per byte, order {n}": {v: ratio_of_sums(m["canonical"][n]) for v, m in measured.items()} for n in ORDERS}})
+agreement = {}
+for n in ORDERS:
+    bits = {v: m["canonical"][n] for v, m in measured.items()}
+    agreement[f"order {n}"] = {
+        "compression": rank_correlation([m["tokens"] for m in measured.values()], list(bits.values())),
+        "Rényi efficiency": efficiency_agreement(list(measured), bits)}
+metrics.round(4)
+
+# %%
+pd.DataFrame({group: {metric: signed(iv) for metric, iv in row.items()} for group, row in agreement.items()}).T
+
+# %% [hide-input]
+lines = []
+for group, row in agreement.items():
+    said = []
+    for metric, iv in row.items():
+        shown = signed(iv)
+        if iv.low > 0:
+            said.append(f"{metric} ranks them {'exactly ' if iv.low == iv.high == 1 else ''}as the model does, {shown}")
+        elif iv.high < 0:
+            said.append(f"{metric} ranks them against the model, {shown}")
+        else:
+            said.append(f"{metric} says nothing we can tell from noise, {shown}")
+    lines.append(f"* **{group}**: " + "; ".join(said) + ".")
+best_by_order = {n: metrics[f"bits per byte, order {n}"].idxmin() for n in ORDERS}
+peak = metrics["Rényi efficiency (α = 2.5)"].idxmax()
+display(Markdown(
+    "\n".join(lines) + "\n\n"
+    f"The best vocabulary moves with the order ({', '.join(f'{b:,} at order {n}' for n, b in best_by_order.items())}), "
+    f"but neither metric knows the order: compression always prefers the largest vocabulary, and efficiency "
+    f"peaks at {peak:,}. Each metric agrees with the model only where the model's best happens to sit near the "
+    "metric's own. A cheap metric is a guess about one particular model, not a measurement of the tokenizer."))
+
+# %% [markdown]
+# Zouhar et al. found the correlation with BLEU across tokenizers that differ in more than size;
+# Cognetta et al. (2024) built BPE variants that raise Rényi efficiency while models trained on them
+# get worse. Here one more tokenizer joins the order-`ORDER` group: the fewest-tokens segmentation of
+# section 5, which compresses more than plain BPE at the same vocabulary.
+
+# %%
+pooled_bits = {v: m["canonical"][ORDER] for v, m in measured.items()} | {"fewest 2048": fewest_units["canonical"]}
+pooled_tokens = [m["tokens"] for m in measured.values()] + [
+    units_of([1.0] * len(fewest_ids), [len(plain["tokenizer"].vocab[i]) for i in fewest_ids], units)]
+efficiency["fewest 2048"] = efficiency_of_units(ids_by_unit(fewest_ids, plain["tokenizer"].vocab, units), 2048)
+pooled = {"compression": rank_correlation(pooled_tokens, list(pooled_bits.values())),
+          "Rényi efficiency": efficiency_agreement(list(pooled_bits), pooled_bits)}
+print(f"fewest tokens at 2,048: {ratio_of_sums(pooled_tokens[-1]):.4f} tokens per byte, "
+      f"efficiency {efficiency['fewest 2048'](every_paragraph):.4f}")
+print({metric: signed(iv) for metric, iv in pooled.items()})
+
+# %% [hide-input]
+shorter = compare(pooled_tokens[-1], plain["tokens"], unit="tokens per byte", words=("shorter", "longer"))
+display(Markdown(
+    f"In tokens per byte, {shorter.sentence('the fewest-tokens segmentation', 'plain BPE at 2,048')}: it "
+    f"{shorter.word('compresses more', 'compresses less', 'compresses no differently we can measure')}, and it is "
+    f"{versus_plain['canonical'].word('ahead of', 'behind', 'within noise of')} plain BPE in bits; with it in "
+    f"the group, compression's agreement is {signed(pooled['compression'])} and Rényi efficiency's "
+    f"{signed(pooled['Rényi efficiency'])}. A tokenizer built to do well on a cheap metric is exactly where the "
+    "metric can mislead, Cognetta et al.'s point."))
+
+# %% [markdown]
+# ## Recap
+#
+# * A token model gives probability to every segmentation of a text; the canonical score counts
+#   one, so it is an upper bound on the bits the model needs.
+# * An n-gram model's sum over every segmentation is a **forward pass** over the byte positions, one
+#   state per history the model can tell apart (`marginal_bits`, `marginal_by_unit`), checked against
+#   brute force.
+# * The gap is small for deterministic tokenizers and grows with the vocabulary; it is large for a
+#   model trained on BPE-dropout, whose probability is spread over many spellings — large enough to
+#   change what section 4 concludes about misspelled text.
+# * Compression and Rényi efficiency rank tokenizers as a model does only when the model's best
+#   vocabulary happens to sit where the metric's does; measure the model.
+#
+# ## Exercises
+
+# %%
+from bpe_course.exercises.ch21 import check_inside_pretokens, check_shannon_agreement, check_unigram_marginal
+
+# %% [markdown]
+# **Exercise 21.1.** A unigram model gives each token a probability, whatever came before. Write
+# `unigram_marginal_bits(probs, data)`: `probs` maps token bytes to probabilities, `data` is bytes;
+# return `-log2` of the total probability of every segmentation of `data` into tokens of `probs`.
+
+# %%
+def unigram_marginal_bits(probs: dict[bytes, float], data: bytes) -> float:
+    return 0.0  # replace with your code
+
+
+check_unigram_marginal(unigram_marginal_bits)
+
+# %% [markdown]
+# **Exercise 21.2.** Section 6 used `α = 2.5`. With `α = 1` the Rényi entropy is Shannon's entropy
+# (`renyi_efficiency(counts, alpha=1, n_vocab=...)`). On the whole held-out sample, what is the
+# Spearman correlation between the Shannon efficiency and the order-4 bits per byte across the
+# sweep's vocabulary sizes (the plain correlation, not its negative)? Answer with a number.
+
+# %%
+my_rho = None  # replace with your measurement, e.g. -0.5
+check_shannon_agreement(my_rho, measured)
+
+# %% [markdown]
+# **Exercise 21.3.** Section 3 summed over *every* segmentation, even those whose tokens cross the
+# pre-tokenizer's boundaries, which the tokenizer itself never produces. `marginal_bits(model, text,
+# vocab, pattern="gpt2")` keeps only the segmentations inside GPT-2's pre-tokens. How many bits per
+# byte does the order-3 model at 2,048 tokens (`plain["model"]`) need for `held` that way? Answer with
+# a number (4 decimals).
+
+# %%
+my_bits = None  # replace with your measurement, e.g. 1.9876
+check_inside_pretokens(my_bits, plain["model"], held, plain["tokenizer"].vocab)
+
+# %% [markdown]
+# <details><summary>Solutions</summary>
+#
+# ```python
+# def unigram_marginal_bits(probs, data):
+#     total = [1.0] + [0.0] * len(data)          # total[j]: every segmentation of data[:j]
+#     for j in range(1, len(data) + 1):
+#         for i in range(j):
+#             p = probs.get(data[i:j])
+#             if p is not None:
+#                 total[j] += total[i] * p
+#     return -math.log2(total[-1])
+#
+# from collections import Counter
+# shannon = [renyi_efficiency(Counter(m["ids"]), alpha=1, n_vocab=v) for v, m in measured.items()]
+# my_rho = spearman(shannon, [ratio_of_sums(m["canonical"][4]) for m in measured.values()])
+#
+# my_bits = marginal_bits(plain["model"], held, plain["tokenizer"].vocab, pattern="gpt2") / len(held.encode("utf-8"))
+# ```
+# </details>
+#
+# [← 20 What a merge list reveals](20_what_a_merge_list_reveals.ipynb) · [00 Start here](00_start_here.ipynb)
