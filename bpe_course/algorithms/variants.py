@@ -197,7 +197,7 @@ def train_plain(counts: Mapping[str, int], n_merges: int) -> list[Pair]:
     """
     n_merges = check_merges_count(n_merges)
     m = Merges(word_sequences(counts))
-    merges = []
+    merges: list[Pair] = []
     while len(merges) < n_merges and (found := m.best()) is not None:
         merges.append(found[0])
         m.merge(found[0])
@@ -467,8 +467,8 @@ def picky_tokens_of(run: Picky) -> Callable[[bytes], list[bytes]]:
     made_of: dict[bytes, Pair] = {}
     alive: set[bytes] = set()
     steps: list[tuple[Pair, bytes] | tuple[bytes, dict[bytes, Pair], frozenset[bytes]]] = []
-    for kind, what in run.events:
-        if kind == "merge":
+    for _, what in run.events:
+        if isinstance(what, tuple):  # ("merge", pair); a removal is ("remove", token)
             made_of[what[0] + what[1]] = what
             alive.add(what[0] + what[1])
             steps.append((what, what[0] + what[1]))
