@@ -15,6 +15,7 @@ import tokenizers
 from formats.samples import TEXT, assert_same_tokenizer, trained
 
 from bpe_course import Tokenizer, TokenizerFileError, corpus, train_bpe
+from bpe_course.formats.gpt2 import gpt2_file_texts
 from bpe_course.pretrained import named_file
 
 
@@ -105,6 +106,7 @@ def test_gpt2_save_refuses_what_would_not_read_back(tmp_path):
 
 
 def test_pretrained_readers_are_importable_from_formats(gpt2_tok):
-    from bpe_course.formats import gpt2_file_texts, read_gpt2_files, read_tiktoken_ranks  # noqa: F401
+    from bpe_course.formats import gpt2_file_texts as public, read_gpt2_files, read_tiktoken_ranks  # noqa: F401
+    assert public is gpt2_file_texts
     encoder_text, merges_text = gpt2_file_texts(gpt2_tok)
     assert merges_text.startswith("#version: 0.2\nĠ t\n") and encoder_text.endswith('"<|endoftext|>": 50256}')

@@ -10,6 +10,7 @@ from functools import lru_cache
 import pytest
 
 from bpe_course import Tokenizer, TokenizerFileError, corpus, formats, train_bpe
+from bpe_course.formats.native import to_json
 from bpe_course.pretokenize import GPT4_PATTERN
 
 
@@ -60,7 +61,7 @@ def test_file_is_readable_versioned_json(tmp_path):
 
 
 def damaged(tmp_path, edit) -> os.PathLike:
-    data = formats.to_json(trained())
+    data = to_json(trained())
     edit(data)
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 import sentencepiece as spm
 
-from bpe_course.algorithms.sentencepiece_bpe import read_model
+from bpe_course.formats.sentencepiece import read_model
 from bpe_course.errors import TokenizerFileError
 from bpe_course.pretrained import named_file
 
