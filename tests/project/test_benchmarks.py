@@ -48,6 +48,7 @@ def corpora(tmp_path_factory) -> Path:
     return folder
 
 
+@pytest.mark.slow  # the benchmarks end to end: make quick leaves it out
 def test_benchmark_runs_end_to_end(tmp_path, docs_text):
     text_file = tmp_path / "tiny.txt"
     text_file.write_text(docs_text[:60_000], encoding="utf-8")
@@ -102,6 +103,7 @@ def test_roff_to_text_keeps_the_prose():
     assert "tar - an archiving utility" in text and "tar stores files — fast." in text and "comment" not in text
 
 
+@pytest.mark.slow  # the benchmarks end to end: make quick leaves it out
 def test_new_sections_end_to_end(tmp_path, corpora):
     """books and mixed training, encoders, start-up, encode_files, growth and scale, on tiny inputs."""
     out = tmp_path / "out"

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # clones the repository: make quick leaves it out
+
 REPO = Path(__file__).resolve().parents[2]
 
 

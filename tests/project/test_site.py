@@ -25,6 +25,8 @@ from urllib.parse import unquote, urlsplit
 import nbformat
 import pytest
 
+pytestmark = pytest.mark.slow  # builds the whole website: make quick leaves it out
+
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = ROOT / "notebooks"
 CHAPTERS = sorted(p for p in NOTEBOOKS.glob("*.ipynb") if re.match(r"\d\d_", p.name))

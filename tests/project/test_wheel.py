@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # builds and installs the wheel: make quick leaves it out
+
 ROOT = Path(__file__).resolve().parents[2]
 
 CHECK = """
