@@ -2,7 +2,7 @@
 
 Each variant changes one thing about plain BPE (:func:`bpe_course.train.train_bpe`) and keeps the
 rest, so each is checked by switching its change off and getting plain BPE's merges back
-(``tests/test_variants.py``):
+(``tests/algorithms/test_variants.py``):
 
 * :func:`fewest_tokens` -- **optimal segmentation** (Schmidt et al., 2024, PathPiece's segmenter): keep
   the vocabulary, but cut each piece into the fewest tokens it allows, by a shortest path, instead of

@@ -96,7 +96,7 @@ def check_v3_prompt(my_v3_prompt: Callable) -> Feedback:
     if (problem := expect(my_v3_prompt, FUNCTION)) is not None:
         return problem
     for messages in CONVERSATIONS:
-        parts = chat_prompt(messages, "v3")  # tests/test_mistral_chat.py checks these against mistral-common
+        parts = chat_prompt(messages, "v3")  # tests/test_chat.py checks these against mistral-common
         expected = [i for part in parts for i in part.ids]
         try:
             got = my_v3_prompt(list(messages))
