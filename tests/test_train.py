@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 from collections import Counter
 from pathlib import Path
 
@@ -205,7 +206,7 @@ def test_a_leading_byte_order_mark_is_not_learned(tmp_path):
 
 
 def test_each_door_checks_the_arguments_once_before_any_text_is_read(monkeypatch, tmp_path):
-    from bpe_course import train as train_module
+    train_module = importlib.import_module("bpe_course.train")  # the package's name `train` is the function
     calls = []
     real = train_module.check_special_tokens
     monkeypatch.setattr(train_module, "check_special_tokens", lambda *a: calls.append(1) or real(*a))
