@@ -322,7 +322,7 @@ def compare(a: Run | Seeds, b: Run | Seeds, *, unit: str = "bits per byte",
     replicates.sort()
     tail = (1 - level) / 2
     return Difference(estimate, percentile(replicates, tail), percentile(replicates, 1 - tail), unit=unit,
-                      words=tuple(words), relative=relative, level=level, digits=digits)
+                      words=(words[0], words[1]), relative=relative, level=level, digits=digits)
 
 
 def _runs(x: Run | Seeds, name: str) -> list[list[Unit]]:
@@ -577,7 +577,7 @@ def spearman_interval(x: Sequence[float], y: Sequence[float], *, n_resamples: in
     pairs = list(zip(x, y))
     _check_resampling(len(pairs), n_resamples, level)
     rng = Random(seed)
-    replicates = []
+    replicates: list[float] = []
     while len(replicates) < n_resamples:
         drawn = rng.choices(pairs, k=len(pairs))
         try:

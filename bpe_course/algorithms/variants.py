@@ -2,7 +2,7 @@
 
 Each variant changes one thing about plain BPE (:func:`bpe_course.train.train_bpe`) and keeps the
 rest, so each is checked by switching its change off and getting plain BPE's merges back
-(``tests/test_variants.py``):
+(``tests/algorithms/test_variants.py``):
 
 * :func:`fewest_tokens` -- **optimal segmentation** (Schmidt et al., 2024, PathPiece's segmenter): keep
   the vocabulary, but cut each piece into the fewest tokens it allows, by a shortest path, instead of
@@ -197,7 +197,7 @@ def train_plain(counts: Mapping[str, int], n_merges: int) -> list[Pair]:
     """
     n_merges = check_merges_count(n_merges)
     m = Merges(word_sequences(counts))
-    merges = []
+    merges: list[Pair] = []
     while len(merges) < n_merges and (found := m.best()) is not None:
         merges.append(found[0])
         m.merge(found[0])
@@ -467,8 +467,8 @@ def picky_tokens_of(run: Picky) -> Callable[[bytes], list[bytes]]:
     made_of: dict[bytes, Pair] = {}
     alive: set[bytes] = set()
     steps: list[tuple[Pair, bytes] | tuple[bytes, dict[bytes, Pair], frozenset[bytes]]] = []
-    for kind, what in run.events:
-        if kind == "merge":
+    for _, what in run.events:
+        if isinstance(what, tuple):  # ("merge", pair); a removal is ("remove", token)
             made_of[what[0] + what[1]] = what
             alive.add(what[0] + what[1])
             steps.append((what, what[0] + what[1]))

@@ -81,6 +81,7 @@ def check_unigram_best(answer: int | None, sweep: Sweep) -> Feedback:
         return problem
     if not isinstance(sweep, Sweep):
         return wrong(f"sweep should be the chapter's Sweep, got {type(sweep).__name__}", "pass `sweep` from section 3")
+    assert answer is not None  # for the type checker: expect() lets only an int through
     data = sweep.measure([1])
     sizes = [int(s) for s in data["n_vocab"]]
     if answer not in sizes:
