@@ -29,14 +29,15 @@ FACES = {
         "merge_bytes", "merges_from_ranks", "mistral_v1", "mistral_v3", "n_vocab", "named_file", "o200k",
         "pretokenize", "pretrained", "read_text_file", "resolve_pattern", "safe_cut", "sha256_file", "split_specials",
         "str_to_token", "tekken", "tiktoken_encoding", "token_label", "token_to_str", "tokens_per_word", "train",
-        "train_bpe", "train_counts", "verify_sha256"],
+        "train_bpe", "train_counts", "verify_sha256",
+        "Seeds", "compare", "how_many", "paragraph_bytes", "units_of"],
     "bpe_course.algorithms": [
         "EOW", "KneserNey", "Merges", "OWN_MIN_FREQUENCY", "OWN_VOCAB_SIZE", "SPECIALS", "STOP_VOCAB_SIZE", "Segmenter",
-        "SentencePieceBPE", "Sweep", "UNK", "WordBPE", "apply_merge", "best_pair", "best_rows", "bits_per_byte",
+        "SentencePieceBPE", "Sweep", "UNK", "WordBPE", "apply_merge", "best_pair", "best_rows", "bits_by_unit", "bits_per_byte",
         "count_pairs", "dropout_merge", "dropout_tokens", "fewest_tokens", "fit_orders", "gini",
         "intersection_over_self", "is_superword", "line_units", "merge_by_score", "merge_pair", "picky_tokens_of",
         "relative_costs", "summary", "superbpe_tokens", "sweep_superbpe", "train_on_mix", "train_parity",
-        "train_picky", "train_superbpe", "vocab_of", "vocab_points", "word_counts", "word_sequences", "wordbpe"],
+        "train_picky", "train_superbpe", "vocab_of", "TIE_RULES", "tokens_by_unit", "vocab_points", "word_counts", "word_sequences", "wordbpe"],
     "bpe_course.widgets": [
         "ChatPromptEditor", "DropoutExplorer", "MergeCountSlider", "MergeSlider", "MergeStepper", "MergeTreeExplorer",
         "ModelQualityExplorer", "PairExplorer", "Playground", "SuperBPEExplorer", "TokenTaxExplorer",
