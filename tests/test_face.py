@@ -30,14 +30,15 @@ FACES = {
         "pretokenize", "pretrained", "read_text_file", "resolve_pattern", "safe_cut", "sha256_file", "split_specials",
         "str_to_token", "tekken", "tiktoken_encoding", "token_label", "token_to_str", "tokens_per_word", "train",
         "train_bpe", "train_counts", "verify_sha256",
-        "Seeds", "compare", "how_many", "paragraph_bytes", "units_of"],
+        "Seeds", "bootstrap", "compare", "how_many", "paragraph_bytes", "units_of"],
     "bpe_course.algorithms": [
         "EOW", "KneserNey", "Merges", "OWN_MIN_FREQUENCY", "OWN_VOCAB_SIZE", "SPECIALS", "STOP_VOCAB_SIZE", "Segmenter",
         "SentencePieceBPE", "Sweep", "UNK", "WordBPE", "apply_merge", "best_pair", "best_rows", "bits_by_unit", "bits_per_byte",
         "count_pairs", "dropout_merge", "dropout_tokens", "fewest_tokens", "fit_orders", "gini",
         "intersection_over_self", "is_superword", "line_units", "merge_by_score", "merge_pair", "picky_tokens_of",
         "relative_costs", "summary", "superbpe_tokens", "sweep_superbpe", "train_on_mix", "train_parity",
-        "train_picky", "train_superbpe", "vocab_of", "TIE_RULES", "tokens_by_unit", "vocab_points", "word_counts", "word_sequences", "wordbpe"],
+        "train_picky", "train_superbpe", "vocab_of", "TIE_RULES", "tokens_by_unit", "released_stage2_allows",
+        "words_in", "vocab_points", "word_counts", "word_sequences", "wordbpe"],
     "bpe_course.widgets": [
         "ChatPromptEditor", "DropoutExplorer", "MergeCountSlider", "MergeSlider", "MergeStepper", "MergeTreeExplorer",
         "ModelQualityExplorer", "PairExplorer", "Playground", "SuperBPEExplorer", "TokenTaxExplorer",

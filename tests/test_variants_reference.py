@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bpe_course import Tokenizer, corpus, count_pretokens, paragraph_bytes, train_bpe
-from bpe_course.algorithms import (KneserNey, Segmenter, Sweep, bits_by_unit, bits_per_byte, fewest_tokens,
+from bpe_course.algorithms import (KneserNey, Merges, Segmenter, Sweep, bits_by_unit, bits_per_byte, fewest_tokens,
                                    tokens_by_unit, train_picky, vocab_points)
 
 # ---------------------------------------------------------------- the shortest path's tie rules
@@ -222,3 +222,72 @@ def test_a_sweep_keeps_each_rows_units(small):
         assert math.isclose(sum(b for b, _ in units) / sum(n for _, n in units), row["bits_per_byte"], rel_tol=1e-12)
     with pytest.raises(KeyError, match="measure it first"):
         sweep.units(512, 4)
+
+
+# ---------------------------------------------------------------- SuperBPE's released stage-2 limits
+
+
+def naive_stage2(text: str, n_merges: int, transition: int, allows) -> list[tuple[bytes, bytes]]:
+    """SuperBPE with a stage-2 rule, the slow way: every count recounted, a refused pair never merged again."""
+    from bpe_course.algorithms import line_units
+    from bpe_course.algorithms.variants import train_plain
+
+    merges = train_plain(count_pretokens(text), transition)
+    ranks = {pair: k for k, pair in enumerate(merges)}
+
+    def stage1(piece: bytes) -> list[bytes]:
+        from bpe_course.algorithms.variants import merge_in_order, split_bytes
+        return merge_in_order(split_bytes(piece), ranks)
+
+    lines = [[s for piece in line for s in stage1(piece)] for line in line_units(text, "gpt2")]
+    refused = set()
+    while len(merges) < n_merges:
+        counts = {}
+        for line in lines:
+            for pair in zip(line, line[1:]):
+                counts[pair] = counts.get(pair, 0) + 1
+        candidates = [p for p in counts if p not in refused]
+        if not candidates:
+            break
+        pair = max(candidates, key=lambda p: (counts[p], p))
+        if not allows(pair[0] + pair[1]):
+            refused.add(pair)
+            continue
+        merges.append(pair)
+        for k, line in enumerate(lines):
+            out, i = [], 0
+            while i < len(line):
+                if i + 1 < len(line) and (line[i], line[i + 1]) == pair:
+                    out.append(pair[0] + pair[1])
+                    i += 2
+                else:
+                    out.append(line[i])
+                    i += 1
+            lines[k] = out
+    return merges
+
+
+LIMIT_TEXT = ("Note: the cat sat on the mat and then it sat on the hat.\n"
+              "Note: the dog sat on the log and then it sat on the frog.\n") * 30
+
+
+def test_stage2_limits_equal_the_naive_reference_and_refuse_what_they_should():
+    from bpe_course.algorithms import released_stage2_allows, train_superbpe, words_in
+    run = train_superbpe(LIMIT_TEXT, 120, 40, allows=released_stage2_allows)
+    assert run.merges == naive_stage2(LIMIT_TEXT, 120, 40, released_stage2_allows)
+    free = train_superbpe(LIMIT_TEXT, 120, 40)
+    assert free.merges == naive_stage2(LIMIT_TEXT, 120, 40, lambda token: True)
+    made = [a + b for a, b in run.merges[40:]]
+    assert all(words_in(t) <= 4 and b": " not in t for t in made)
+    assert any(words_in(a + b) > 4 or b": " in a + b for a, b in free.merges[40:])  # the limits bite on this text
+
+
+def test_a_forbidden_pair_is_never_offered_again():
+    m = Merges({(b"a", b"b", b"c"): 3, (b"a", b"b"): 2, (b"b", b"c"): 1})
+    assert m.best() == ((b"a", b"b"), 5)
+    m.forbid((b"a", b"b"))
+    assert m.best() == ((b"b", b"c"), 4)
+    m.merge((b"b", b"c"))
+    assert m.best() == ((b"a", b"bc"), 3)
+    m.merge((b"a", b"bc"))
+    assert m.pairs == {(b"a", b"b"): 2} and m.best() is None  # the one pair left is forbidden

@@ -33,8 +33,8 @@ _FACE = {
     "lm": ["KneserNey", "bits_by_unit", "bits_per_byte", "fit_orders", "tokens_by_unit"],
     "model_quality": ["Sweep", "best_rows", "vocab_points"],
     "variants": ["Merges", "Segmenter", "TIE_RULES", "fewest_tokens", "gini", "intersection_over_self", "is_superword",
-                 "line_units", "picky_tokens_of", "superbpe_tokens", "sweep_superbpe", "train_parity", "train_picky",
-                 "train_superbpe", "vocab_of", "word_sequences"],
+                 "line_units", "picky_tokens_of", "released_stage2_allows", "superbpe_tokens", "sweep_superbpe",
+                 "train_parity", "train_picky", "train_superbpe", "vocab_of", "word_sequences", "words_in"],
     "sentencepiece_bpe": ["SentencePieceBPE", "best_pair", "merge_by_score"],
 }
 __all__, __getattr__, __dir__ = lazy_face(__name__, _FACE, modules=("wordbpe",))

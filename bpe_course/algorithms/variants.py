@@ -91,6 +91,7 @@ class Merges:
             self._total += n * len(seq)
         self._heap = [(-n, self._key(p), p) for p, n in pairs.items()]
         heapq.heapify(self._heap)
+        self.forbidden: set[Pair] = set()  # pairs best() never returns (SuperBPE's refused merges)
 
     def _key(self, pair: Pair) -> tuple[str, str]:
         if (key := self._keys.get(pair)) is None:
@@ -108,6 +109,9 @@ class Merges:
         while heap:
             neg, key, pair = heap[0]
             now = pairs.get(pair, 0)
+            if pair in self.forbidden:
+                heapq.heappop(heap)
+                continue
             if now == -neg:
                 return pair, now
             if now > 0:
@@ -147,6 +151,10 @@ class Merges:
                 del tokens[token]
         self._total += n * (len(new) - len(old))
         self.seqs[i] = new
+
+    def forbid(self, pair: Pair) -> None:
+        """Never return ``pair`` from :meth:`best` again (its occurrences stay as they are)."""
+        self.forbidden.add(pair)
 
     def merge(self, pair: Pair) -> int:
         """Join every occurrence of ``pair``; return how often the pair occurred before."""
@@ -374,6 +382,29 @@ def is_superword(token: bytes) -> bool:
     return any(c in b" \t\n" for c in token.strip())
 
 
+def words_in(token: bytes) -> int:
+    """How many words a token holds, as SuperBPE's released trainer counts them: the non-empty parts
+    between spaces (``new_token.split("Ġ")`` in its byte-level alphabet, where ``Ġ`` is a space).
+
+    >>> words_in(b" of the"), words_in(b"the"), words_in(b"  "), words_in(b", and the\\ncat")
+    (2, 1, 0, 3)
+    """
+    return sum(1 for part in token.split(b" ") if part)
+
+
+def released_stage2_allows(token: bytes, max_words: int = 4) -> bool:
+    """Would SuperBPE's released trainer make this token in stage 2? Not if it holds a colon followed by a
+    space, nor if it holds more than ``max_words`` words (alisawuffles/tokenizers-superbpe,
+    ``tokenizers/src/models/bpe/trainer.rs``, ``do_train_extend``); a refused pair is never merged.
+
+    >>> released_stage2_allows(b" of the"), released_stage2_allows(b"said: the")
+    (True, False)
+    >>> released_stage2_allows(b" one two three four"), released_stage2_allows(b" one two three four five")
+    (True, False)
+    """
+    return b": " not in token and words_in(token) <= max_words
+
+
 def line_units(text: str, pattern: str | None) -> list[list[bytes]]:
     """Stage 2's units: the text's pre-tokens, as stage 1 cut them, grouped into lines; a pre-token that
     holds a newline is a unit of its own. SuperBPE merges across words here, never across lines.
@@ -390,11 +421,14 @@ def line_units(text: str, pattern: str | None) -> list[list[bytes]]:
     return [u for u in units if u]
 
 
-def train_superbpe(text: str, n_merges: int, transition: int, pattern: str | None = "gpt2") -> SuperBPE:
+def train_superbpe(text: str, n_merges: int, transition: int, pattern: str | None = "gpt2",
+                   allows: Callable[[bytes], bool] | None = None) -> SuperBPE:
     """SuperBPE: ``transition`` merges of plain BPE inside pre-tokens, then the rest inside whole lines.
 
     Stage 2 starts each line from its pre-tokens as stage 1 left them, joined, and lets merges cross
-    what were pre-token boundaries. ``transition == n_merges`` is plain BPE.
+    what were pre-token boundaries. ``transition == n_merges`` is plain BPE. ``allows(token)``, if
+    given, is asked before each stage-2 merge; a pair whose token it refuses is never merged, and the
+    next best pair is taken instead (:func:`released_stage2_allows` is the released trainer's rule).
 
     >>> run = train_superbpe("of the cat, of the hat, of the mat\\n" * 5, 14, transition=8)
     >>> [a + b for a, b in run.merges[:8]]
@@ -402,11 +436,11 @@ def train_superbpe(text: str, n_merges: int, transition: int, pattern: str | Non
     >>> run.superwords()
     [b', of', b', of the ', b'of the ', b'of the c', b'of the cat']
     """
-    return sweep_superbpe(text, n_merges, [transition], pattern)[transition]
+    return sweep_superbpe(text, n_merges, [transition], pattern, allows)[transition]
 
 
-def sweep_superbpe(text: str, n_merges: int, transitions: Iterable[int],
-                   pattern: str | None = "gpt2") -> dict[int, SuperBPE]:
+def sweep_superbpe(text: str, n_merges: int, transitions: Iterable[int], pattern: str | None = "gpt2",
+                   allows: Callable[[bytes], bool] | None = None) -> dict[int, SuperBPE]:
     """:func:`train_superbpe` for several transition points, sharing stage 1 (its first merges are the same)."""
     n_merges = check_merges_count(n_merges)
     transitions = sorted(set(transitions))
@@ -428,6 +462,9 @@ def sweep_superbpe(text: str, n_merges: int, transitions: Iterable[int],
         done = stage1.state()
         stage2 = Merges(Counter(tuple(s for piece in unit for s in done[piece]) for unit in units))
         while len(both) < n_merges and (found := stage2.best()) is not None:
+            if allows is not None and not allows(found[0][0] + found[0][1]):
+                stage2.forbid(found[0])
+                continue
             both.append(found[0])
             stage2.merge(found[0])
         runs[transition] = SuperBPE(both, len(merges), pattern)  # subtle: stage 1 may have run out of pairs early
