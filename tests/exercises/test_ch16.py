@@ -1,41 +1,17 @@
-"""Chapter 16's checkers: right answers pass, the usual mistakes get a hint that points without answering."""
+"""Chapter 16's checkers: right answers pass, the usual mistakes get a hint that points without answering.
+
+Exercises 16.1 and 16.3 ask for a measurement: their tests are at the end."""
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 
 import pytest
 
-from bpe_course import Tokenizer, corpus, train_bpe
+from bpe_course import Tokenizer, compare, corpus, train_bpe
+from bpe_course.algorithms import KneserNey, Sweep, best_rows, train_on_mix, vocab_points
+from bpe_course.corpus import HELDOUT_ARTICLES, MIXES, language_name, mix_text
 from bpe_course.exercises import ch16
-from bpe_course.algorithms.model_quality import Sweep, best_rows, vocab_points
-
-
-def right_bpb(probs, text):
-    return -sum(math.log2(p) for p in probs) / len(text.encode("utf-8"))
-
-
-def test_bits_per_byte_right_answer_passes():
-    assert ch16.check_bits_per_byte(right_bpb).ok
-
-
-@pytest.mark.parametrize("mistake, words", [
-    (lambda probs, text: -sum(math.log(p) for p in probs) / len(text.encode("utf-8")), "nats"),
-    (lambda probs, text: sum(math.log2(p) for p in probs) / len(text.encode("utf-8")), "negative log"),
-    (lambda probs, text: -sum(math.log2(p) for p in probs) / len(text), "fewer characters than bytes"),
-    (lambda probs, text: -sum(math.log2(p) for p in probs), "divide it by the text's bytes"),
-])
-def test_bits_per_byte_mistakes_are_named(mistake, words):
-    feedback = ch16.check_bits_per_byte(mistake)
-    assert not feedback.ok and words in feedback.hint
-    assert "log2(p) for p in probs" not in feedback.message and "encode(" not in feedback.message
-
-
-def test_bits_per_byte_odd_input_is_feedback_not_an_error():
-    assert "function" in ch16.check_bits_per_byte(None).message
-    assert not ch16.check_bits_per_byte(lambda probs, text: "1.5").ok
-    assert "ZeroDivisionError" in ch16.check_bits_per_byte(lambda probs, text: 1 / 0).message
 
 
 def test_continuations_right_answer_passes_and_mistakes_are_named():
@@ -53,28 +29,112 @@ def test_continuations_right_answer_passes_and_mistakes_are_named():
         assert "set(zip" not in feedback.message and "Counter(" not in feedback.message
 
 
+# ---- the exercises that ask for a measurement or an extension (issue 32) ----
+# ---------------------------------------------------------------- 16.1: where order 5 bottoms out
+
+
 @pytest.fixture(scope="module")
 def sweep() -> Sweep:
-    train, heldout = corpus.train_heldout("python_docs")
-    train, heldout = train[:40_000], heldout[:10_000]
+    train, heldout = corpus.train_heldout("don_quixote")
+    train, heldout = train[:60_000], heldout[:20_000]
     return Sweep(Tokenizer(*train_bpe(train, 256 + 800)), train, heldout, vocab_points(800))
 
 
-def test_unigram_best_accepts_the_minimum_only(sweep):
-    data = sweep.measure([1])
-    best = int(best_rows(data).iloc[0]["n_vocab"])
-    assert ch16.check_unigram_best(best, sweep).ok
-    others = [int(s) for s in data["n_vocab"] if s != best]
-    for other in others:
-        feedback = ch16.check_unigram_best(other, sweep)
-        assert not feedback.ok
-        assert f"{best:,}" not in feedback.message  # it says another size is better, not which one
+def order5_answer(sweep: Sweep) -> tuple[int, list[int]]:
+    """The answer, worked out here the way the exercise asks (the checker's reference is its own code)."""
+    data = sweep.measure([5])
+    at = int(best_rows(data).iloc[0]["n_vocab"])
+    grid = sorted(int(s) for s in data["n_vocab"])
+    i = grid.index(at)
+    return at, [grid[j] for j in (i - 1, i + 1) if 0 <= j < len(grid)
+                and compare(sweep.units(at, 5), sweep.units(grid[j], 5)).direction == "lower"]
 
 
-def test_unigram_best_odd_answers(sweep):
-    assert "no answer yet" in ch16.check_unigram_best(None, sweep).message
-    assert "not an int" in ch16.check_unigram_best("1024", sweep).message
-    merges = ch16.check_unigram_best(768, sweep)  # 768 merges is the 1,024-token vocabulary
+def test_order_minimum_accepts_the_measured_answer_only(sweep):
+    at, ahead_of = order5_answer(sweep)
+    assert ch16.check_order_minimum(at, ahead_of, sweep).ok
+    assert ch16.check_order_minimum(at, list(reversed(ahead_of)), sweep).ok  # order does not matter
+    grid = sorted(int(s) for s in sweep.measure([5])["n_vocab"])
+    for other in grid:
+        if other == at:
+            continue
+        feedback = ch16.check_order_minimum(other, [], sweep)
+        assert not feedback.ok and "another size of the grid needs fewer" in feedback.message
+        assert f"{at:,}" not in feedback.message and str(at) not in feedback.message  # never the right size
+
+
+def test_order_minimum_names_a_wrong_verdict_without_giving_it(sweep):
+    at, ahead_of = order5_answer(sweep)
+    grid = sorted(int(s) for s in sweep.measure([5])["n_vocab"])
+    i = grid.index(at)
+    neighbours = [grid[j] for j in (i - 1, i + 1) if 0 <= j < len(grid)]
+    wrong_lists = [sorted(set(neighbours) - set(ahead_of)), [], neighbours]
+    for guess in [w for w in wrong_lists if sorted(w) != sorted(ahead_of)]:
+        feedback = ch16.check_order_minimum(at, guess, sweep)
+        assert not feedback.ok and "are not the ones its intervals say" in feedback.message
+        assert ".direction == 'lower'" in feedback.hint
+        assert "verdict" not in feedback.message and "interval 9" not in feedback.message  # no verdicts shown
+    stranger = ch16.check_order_minimum(at, [at], sweep)
+    assert not stranger.ok and "not a neighbour" in stranger.message
+
+
+def test_order_minimum_odd_answers(sweep):
+    assert "no answer yet" in ch16.check_order_minimum(None, [], sweep).message
+    assert "not an int" in ch16.check_order_minimum("1024", [], sweep).message
+    assert "not a list of vocabulary sizes" in ch16.check_order_minimum(512, "512", sweep).message
+    merges = ch16.check_order_minimum(768, [], sweep)  # 768 merges is the 1,024-token vocabulary
     assert not merges.ok and "number of merges" in merges.hint
-    assert "measured these vocabulary sizes" in ch16.check_unigram_best(300, sweep).hint
-    assert not ch16.check_unigram_best(512, "sweep").ok
+    assert "measured these vocabulary sizes" in ch16.check_order_minimum(300, [], sweep).hint
+    assert not ch16.check_order_minimum(512, [], "sweep").ok
+
+
+# ---------------------------------------------------------------- 16.3: clearly dearer than English in bits
+
+
+@pytest.fixture(scope="module")
+def tax_bits() -> dict:
+    """Section 7's per-article bits for the balanced tokenizer, built as the chapter builds them."""
+    tok = train_on_mix(MIXES["balanced"])
+    model = KneserNey(tok.encode_ordinary("\n".join(mix_text(MIXES["balanced"]))), 3, tok.n_vocab)
+    out = {}
+    for code in corpus.UDHR_LANGUAGES:
+        articles = [corpus.udhr(code)[k] for k in HELDOUT_ARTICLES]
+        out["balanced", code] = [(model.bits(tok.encode_ordinary(a)), len(a.encode("utf-8"))) for a in articles]
+    return out
+
+
+def dearer_answer(tax_bits: dict) -> list[str]:
+    english = [(b, 1) for b, _ in tax_bits["balanced", "eng"]]
+    return [language_name(code) for code in corpus.UDHR_LANGUAGES if code != "eng"
+            and compare([(b, 1) for b, _ in tax_bits["balanced", code]], english).direction == "higher"]
+
+
+def test_dearer_languages_right_answer_passes_in_any_order_and_case(tax_bits):
+    answer = dearer_answer(tax_bits)
+    assert 0 < len(answer) < len(corpus.UDHR_LANGUAGES) - 1  # the case is not trivial either way
+    assert ch16.check_dearer_in_bits(answer, tax_bits).ok
+    assert ch16.check_dearer_in_bits([a.upper() for a in reversed(answer)], tax_bits).ok
+
+
+def test_dearer_languages_mistakes_never_show_the_answer(tax_bits):
+    answer = dearer_answer(tax_bits)
+    others = [language_name(c) for c in corpus.UDHR_LANGUAGES if c != "eng" and language_name(c) not in answer]
+    missing = ch16.check_dearer_in_bits(answer[1:], tax_bits)
+    assert not missing.ok and "not complete" in missing.message
+    assert answer[0] not in missing.message + missing.hint
+    extra = ch16.check_dearer_in_bits(answer + others[:1], tax_bits)
+    assert not extra.ok and others[0] in extra.message and "not clearly dearer" in extra.message
+    assert not any(a in extra.message + extra.hint for a in answer)
+    everything = ch16.check_dearer_in_bits(answer + others, tax_bits)  # listing every language is not a way in
+    assert not everything.ok
+    english = ch16.check_dearer_in_bits(["English"], tax_bits)
+    assert not english.ok and "yardstick" in english.message
+    unknown = ch16.check_dearer_in_bits(["Klingon"], tax_bits)
+    assert not unknown.ok and "Klingon" in unknown.message
+
+
+def test_dearer_languages_odd_answers(tax_bits):
+    assert "no answer yet" in ch16.check_dearer_in_bits(None, tax_bits).message
+    assert "not a list of strings" in ch16.check_dearer_in_bits("Tamil", tax_bits).message
+    assert "tax_bits" in ch16.check_dearer_in_bits([], {"balanced": 1}).message
+    assert not ch16.check_dearer_in_bits([], {}).ok

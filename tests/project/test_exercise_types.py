@@ -31,7 +31,7 @@ from bpe_course.chat import chat_ids
 from bpe_course.pretokenize import GPT2_PATTERN, GPT4_PATTERN, pretokenize
 from bpe_course.algorithms.sentencepiece_bpe import best_pair
 from bpe_course.tokenizer import Tokenizer
-from bpe_course.algorithms.variants import fewest_tokens, gini, is_superword
+from bpe_course.algorithms.variants import is_superword, released_stage2_allows
 from bpe_course.algorithms.model_quality import Sweep
 from bpe_course.train import train_bpe
 from bpe_course.algorithms.wordbpe import count_pairs, merge_pair
@@ -215,19 +215,24 @@ SPEC: dict[str, tuple[dict[str, Any], dict[str, Arg | Fn]]] = {
                                      "tok": Arg("a Tokenizer", lambda v: isinstance(v, Tokenizer)),
                                      "text": Arg("a string", is_str)}),
     "check_hf_ids": ({"hf_ids": hf_ids}, {"hf_ids": Fn("a list of ids", seq_of(is_int))}),
-    "check_bits_per_byte": ({"bits_per_byte_of": ch16.bits_per_byte_reference},
-                            {"bits_per_byte_of": Fn("a number", is_number)}),
     "check_continuations": ({"continuation_counts": ch16.continuation_reference},
                             {"continuation_counts": Fn("a dict mapping pairs of token ids to counts", lambda v: isinstance(
                                 v, dict) and all(isinstance(k, tuple) and len(k) == 2 and is_int(n)
                                                  for k, n in v.items()))}),
-    "check_unigram_best": ({"answer": 256, "sweep": small_sweep()},
-                           {"answer": Arg("an int", is_int),
-                            "sweep": Arg("the chapter's Sweep", lambda v: isinstance(v, Sweep))}),
-    "check_fewest_count": ({"fewest_count": lambda piece, vocab: len(fewest_tokens(piece, set(vocab)))},
-                           {"fewest_count": Fn("an int", is_int)}),
-    "check_gini": ({"my_gini": gini},
-                   {"my_gini": Fn("a number", is_number)}),
+    "check_order_minimum": ({"minimum_at": 256, "clearly_ahead_of": [], "sweep": small_sweep()},
+                            {"minimum_at": Arg("an int", is_int),
+                             "clearly_ahead_of": Arg("a list of vocabulary sizes", lambda v: isinstance(
+                                 v, (list, tuple, set)) and all(is_int(x) for x in v)),
+                             "sweep": Arg("the chapter's Sweep", lambda v: isinstance(v, Sweep))}),
+    "check_dearer_in_bits": ({"languages": ["Tamil"], "tax_bits": {}},
+                             {"languages": Arg("a list of strings", seq_of(is_str)),
+                              "tax_bits": Arg("the chapter's tax_bits", lambda v: isinstance(v, Mapping))}),
+    "check_picky_removal": ({"my_picky": lambda counts, n, threshold: []},
+                            {"my_picky": Fn("a list of (merge number, token) pairs", lambda v: isinstance(v, list)
+                                            and all(isinstance(r, tuple) and len(r) == 2 and is_int(r[0])
+                                                    and isinstance(r[1], bytes) for r in v))}),
+    "check_stage2_limits": ({"stage2_allows": released_stage2_allows},
+                            {"stage2_allows": Fn("True or False", lambda v: isinstance(v, bool))}),
     "check_superword": ({"spans_words": is_superword},
                         {"spans_words": Fn("True or False", lambda v: isinstance(v, bool))}),
     "check_best_pair": ({"my_best_pair": best_pair},
