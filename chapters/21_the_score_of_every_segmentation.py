@@ -200,9 +200,9 @@ display(Markdown(
     f"With the {sizes[0]} bytes alone there is one segmentation and no gap. The gap grows with the vocabulary, "
     f"to {-gaps[largest].estimate:.4f} bits per byte at {largest:,} tokens (95% interval "
     f"{-gaps[largest].high:.4f}–{-gaps[largest].low:.4f}), {-gaps[largest].estimate / sweep_table.loc[largest, 'canonical']:.1%} "
-    f"of the canonical score: more tokens, more ways to spell the same bytes. The best vocabulary at order {ORDER} is "
-    + (f"{best_c:,} either way." if moved is None else
-       f"{best_c:,} scored canonically and {best_e:,} counting every segmentation; under the second score, {best_e:,} "
+    f"of the canonical score: more tokens, more ways to spell the same bytes. The curve's minimum at order {ORDER} is "
+    + (f"at {best_c:,} under both scores." if moved is None else
+       f"at {best_c:,} scored canonically and at {best_e:,} counting every segmentation; under the second score, {best_e:,} "
        f"against {best_c:,} is {moved.verdict}, so the minimum "
        + ("really moves" if moved.clear else "sits on the same flat bottom chapter 16 warned about") + ".")))
 
@@ -293,7 +293,7 @@ display(Markdown(
 # %% [markdown]
 # ## 5. The fewest tokens, scored again
 #
-# Chapter 17 cut each piece into the fewest tokens the vocabulary allows and found the model no better
+# Chapter 17 cut each piece into the fewest tokens the vocabulary allows (a shortest path) and found the model no better
 # for it. A model trained on those cuts is scored on them canonically; counting every segmentation
 # scores it on the text itself. The same comparison here, at 2,048 tokens on this chapter's text:
 
@@ -308,7 +308,7 @@ fewest_units = {"canonical": canonical_units(fewest_model, fewest_ids, plain["to
 versus_plain = {"canonical": compare(fewest_units["canonical"], plain["canonical"][ORDER]),
                 "every": compare(fewest_units["every"], plain["every"])}
 for scoring, d in versus_plain.items():
-    print(f"fewest tokens against plain BPE, {scoring}: {d.verdict}")
+    print(f"the shortest path against plain BPE, {scoring}: {d.verdict}")
 
 # %% [hide-input]
 same = versus_plain["canonical"].direction == versus_plain["every"].direction
@@ -316,7 +316,7 @@ readings = {"the best vocabulary of the sweep": moved is not None and moved.clea
             "dropout on misspelled text": changed, "the fewest tokens against plain BPE": not same}
 turned = [name for name, flipped in readings.items() if flipped]
 display(Markdown(
-    f"Chapter 17's reading {'stands' if same else 'changes'}: the fewest-tokens model is "
+    f"Chapter 17's reading {'stands' if same else 'changes'}: the model trained on the shortest path is "
     f"{versus_plain['canonical'].word('ahead of', 'behind', 'within noise of')} plain BPE canonically and "
     f"{versus_plain['every'].word('ahead of', 'behind', 'within noise of')} it counting every segmentation. "
     f"Of the {len(readings)} readings checked here, counting every segmentation changed "
@@ -404,11 +404,13 @@ for group, row in agreement.items():
     lines.append(f"* **{group}**: " + "; ".join(said) + ".")
 best_by_order = {n: metrics[f"bits per byte, order {n}"].idxmin() for n in ORDERS}
 peak = metrics["Rényi efficiency (α = 2.5)"].idxmax()
+most_compressed = metrics["tokens per byte"].idxmin()
 display(Markdown(
     "\n".join(lines) + "\n\n"
-    f"The best vocabulary moves with the order ({', '.join(f'{b:,} at order {n}' for n, b in best_by_order.items())}), "
-    f"but neither metric knows the order: compression always prefers the largest vocabulary, and efficiency "
-    f"peaks at {peak:,}. Each metric agrees with the model only where the model's best happens to sit near the "
+    f"The vocabulary of least bits per byte (point estimates) moves with the order "
+    f"({', '.join(f'{b:,} at order {n}' for n, b in best_by_order.items())}), but neither metric knows the order: "
+    f"tokens per byte are at their minimum at {most_compressed:,} and efficiency at its peak at {peak:,}, whatever "
+    "the model. Each metric agrees with the model only where the model's minimum happens to sit near the "
     "metric's own. A cheap metric is a guess about one particular model, not a measurement of the tokenizer."))
 
 # %% [markdown]
@@ -424,7 +426,7 @@ pooled_tokens = [m["tokens"] for m in measured.values()] + [
 efficiency["fewest 2048"] = efficiency_of_units(ids_by_unit(fewest_ids, plain["tokenizer"].vocab, units), 2048)
 pooled = {"compression": rank_correlation(pooled_tokens, list(pooled_bits.values())),
           "Rényi efficiency": efficiency_agreement(list(pooled_bits), pooled_bits)}
-print(f"fewest tokens at 2,048: {ratio_of_sums(pooled_tokens[-1]):.4f} tokens per byte, "
+print(f"the shortest path at 2,048: {ratio_of_sums(pooled_tokens[-1]):.4f} tokens per byte, "
       f"efficiency {efficiency['fewest 2048'](every_paragraph):.4f}")
 print({metric: signed(iv) for metric, iv in pooled.items()})
 

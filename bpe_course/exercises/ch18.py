@@ -24,7 +24,7 @@ SCORES = {"lo": -1.0, "ow": -1.0, "▁l": -4.0, "low": -2.0, "▁low": -3.0, "er
           "es": -0.5}
 INDEX_OR_NONE = Kind("an index (an int) or None", lambda v: v is None or (isinstance(v, int) and not isinstance(v, bool)),
                      "1")
-CASES = (["▁", "l", "o", "w"], ["l", "ow"], ["▁", "low", "er"], ["s", "s", "s", "s"], ["x", "y"], ["▁"], [],
+CASES: tuple[list[str], ...] = (["▁", "l", "o", "w"], ["l", "ow"], ["▁", "low", "er"], ["s", "s", "s", "s"], ["x", "y"], ["▁"], [],
          ["▁", "▁", "l", "o"], ["e", "s", "s"], ["▁low", "x"])
 
 

@@ -120,6 +120,7 @@ def check_few_merges(answer: float | None, n_seeds: int, n_languages: int) -> Fe
     """Exercise 20.2: the validation's mean absolute error when the inference reads the first 3 merges only."""
     if (problem := expect(answer, NUMBER, hint="answer with one number, the mean absolute error, e.g. 0.123")) is not None:
         return problem
+    assert answer is not None  # expect() answered None already; this tells mypy
     for value, name in ((n_seeds, "n_seeds"), (n_languages, "n_languages")):
         if (problem := expect(value, INT, name)) is not None:
             return problem
@@ -146,6 +147,7 @@ def check_tekken_scripts(answer: float | None, weights: Mapping[str, float]) -> 
     """Exercise 20.3: the share the inference gives to languages not written in the Latin script."""
     if (problem := expect(answer, NUMBER, hint="answer with one number, a share between 0 and 1")) is not None:
         return problem
+    assert answer is not None  # expect() answered None already; this tells mypy
     if (problem := expect(weights, SHARES, "weights")) is not None:
         return problem
     if far_off(answer) or not 0 <= answer <= 1:

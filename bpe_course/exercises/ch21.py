@@ -101,6 +101,7 @@ def check_shannon_agreement(answer: float | None, measured: Mapping) -> Feedback
     """Exercise 21.2: the Spearman correlation of Shannon efficiency with order-4 bits per byte."""
     if (problem := expect(answer, NUMBER, hint="answer with one number, a correlation from -1 to 1")) is not None:
         return problem
+    assert answer is not None  # expect() answered None already; this tells mypy
     if (problem := expect(measured, MEASURED, "measured")) is not None:
         return problem
     if far_off(answer) or not -1 <= answer <= 1:
@@ -123,6 +124,7 @@ def check_inside_pretokens(answer: float | None, model: KneserNey, text: str, vo
     """Exercise 21.3: bits per byte of ``text`` summed over the segmentations inside GPT-2's pre-tokens."""
     if (problem := expect(answer, NUMBER, hint="answer with one number, bits per byte, e.g. 1.9876")) is not None:
         return problem
+    assert answer is not None  # expect() answered None already; this tells mypy
     for value, kind, name in ((model, MODEL, "model"), (text, TEXT, "text"), (vocab, VOCAB, "vocab")):
         if (problem := expect(value, kind, name)) is not None:
             return problem

@@ -1,5 +1,5 @@
 """Chapter 18's conversation editor in a real browser: switch the template, edit the conversation; the chips
-are the prompt's ids (chat_prompt's, which tests/test_mistral_chat.py holds equal to mistral-common's)."""
+are the prompt's ids (chat_prompt's, which tests/test_chat.py holds equal to mistral-common's)."""
 
 from __future__ import annotations
 
