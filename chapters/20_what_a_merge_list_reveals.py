@@ -565,6 +565,26 @@ driven.round.value = result.found.rounds
 print(driven.status.value.replace("<b>", "").replace("</b>", ""))
 
 # %% [markdown]
+# ## The chapter in numbers
+
+# %% [hide-input]
+code_steps = [f"{low} {applied.loc[low, 'code']:.2f} < {high} {applied.loc[high, 'code']:.2f}"
+              if d.clear else f"{low} {applied.loc[low, 'code']:.2f} ≈ {high} {applied.loc[high, 'code']:.2f}"
+              for low, high, d in order_of("code")]
+display(Markdown(
+    f"* **Validation** ({N_SEEDS} hidden mixes of {N_LANGUAGES} languages): mean absolute error "
+    f"{best_iv.estimate:.3f} (95% interval {best_iv.low:.3f}–{best_iv.high:.3f}) at {max(MERGES_GRID)} merges with "
+    f"every held-out article; the uniform guess {uniform_error.estimate:.3f}.\n"
+    f"* **Applied**, code share at {T_APPLY} merges, error bar ±{spread['code']:.2f} from {N_CHECKS} checks "
+    f"(< where a step clears it, ≈ where it does not): {'; '.join(code_steps)}. 'Other languages' needs an error "
+    f"bar of ±{spread['other languages']:.2f}, and an absent language picked up {false_share:.2f} in check 0.\n"
+    + (f"* **Llama 3's added merges**: 'other languages' {llama_found['other languages']:.2f}, while "
+       f"{not_ascii} of the {len(chosen)} merges read make tokens outside ASCII: "
+       + band.word("the answer is above the merges' own share", "the inference does not hold here",
+                   "within the error bar of each other") + "."
+       if llama is not None else f"* **Llama 3**: not run ({why}).")))
+
+# %% [markdown]
 # ## Recap
 #
 # * A BPE merge list is a record of which pair was most frequent at every step: with sample text of
