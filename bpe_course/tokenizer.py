@@ -25,6 +25,7 @@ from .pretokenize import (PatternTimeoutError, check_special_tokens, pattern_nam
 
 LONG_PIECE = 64  # longer pieces are cut into independent parts, long parts merged with a heap (O(n log n))
 CACHE_LIMIT = 50_000  # pre-tokens remembered between calls; the cache is emptied when full
+SHOWN_SPECIALS = 8  # special tokens a repr names; the rest are counted
 STREAM_CHUNK = 1 << 16  # characters gathered before encode_iterable looks for a safe cut
 
 
@@ -85,8 +86,11 @@ class Tokenizer:
 
     def __repr__(self) -> str:
         name = pattern_name(self.pattern) or "custom"
+        specials = list(self.special_tokens)
+        if len(specials) > SHOWN_SPECIALS:  # subtle: Llama 4 has 2,048, a 60 KB repr
+            specials = [*specials[:SHOWN_SPECIALS - 1], f"... {len(specials) - SHOWN_SPECIALS + 1:,} more"]
         return (f"Tokenizer(n_vocab={self.n_vocab}, merges={len(self.merges)}, "
-                f"special_tokens={list(self.special_tokens)}, pattern={name!r})")
+                f"special_tokens={specials}, pattern={name!r})")
 
     @property
     def n_vocab(self) -> int:

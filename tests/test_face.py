@@ -25,7 +25,8 @@ FACES = {
         "CACHE_LIMIT", "GPT2_PATTERN", "GPT4_PATTERN", "GPT4O_PATTERN", "NAMED", "PARALLEL_MIN_CHARS", "QUEUE_FLOOR",
         "CorpusError", "HashMismatchError", "MissingPackageError", "Tokenizer", "TokenizerFileError", "bytes_per_token",
         "bytes_to_unicode", "chat", "chat_ids", "chat_prompt", "chips_html", "cl100k", "corpus", "count_pretokens",
-        "count_with_dask", "encoded_chips_html", "figure_png", "formats", "gpt2", "measures", "merge_by_rank",
+        "count_with_dask", "encoded_chips_html", "figure_png", "formats", "gpt2", "llama3", "llama4", "measures",
+        "merge_by_rank",
         "merge_bytes", "merges_from_ranks", "mistral_v1", "mistral_v3", "n_vocab", "named_file", "o200k",
         "pretokenize", "pretrained", "read_text_file", "resolve_pattern", "safe_cut", "sha256_file", "split_specials",
         "str_to_token", "tekken", "tiktoken_encoding", "token_label", "token_to_str", "tokens_per_word", "train",
@@ -52,9 +53,10 @@ FACES = {
         "language_name", "load", "load_text", "mix_text", "names", "path", "read_files", "read_text_file",
         "split_text", "train_heldout", "udhr"],
     "bpe_course.pretrained": [
-        "NAMED", "File", "Named", "cl100k", "entry", "gpt2", "load", "loaders", "mistral_v1", "mistral_v3", "named",
-        "named_file", "o200k", "packaged_file", "tekken", "verify_sha256"],
-    "bpe_course.chat": ["Part", "TEMPLATES", "Template", "chat_ids", "chat_prompt", "template"],
+        "NAMED", "File", "Named", "cl100k", "entry", "gpt2", "llama3", "llama4", "load", "loaders", "mistral_v1",
+        "mistral_v3", "named", "named_file", "o200k", "packaged_file", "tekken", "verify_sha256"],
+    "bpe_course.chat": ["HeaderTemplate", "MistralTemplate", "Part", "TEMPLATES", "Template", "chat_ids", "chat_prompt",
+                        "loss_mask", "template"],
     "bpe_course.measures": [
         "bytes_per_token", "n_vocab", "ratio", "shown", "text_measures", "tokens_per_word", "vocab_entries", "words"],
 }
