@@ -168,6 +168,31 @@ def _head(document: str | Path, limit: int) -> tuple[str, int]:
     return "".join(read_text_blocks(document, CorpusError, 0, limit)), text_size(document)
 
 
+def specials_mode(args: argparse.Namespace) -> str:
+    """``--specials`` as given, else the default for ``--tokenizer``: for a named tokenizer what its vendor's
+    library does with a special token typed into the text (``pretrained.Named.typed_specials``: tiktoken
+    refuses it, mistral-common and llama-models encode it as text), for a saved tokenizer ``allow``."""
+    if args.specials is not None:
+        return args.specials
+    named = pretrained.NAMED.get(args.tokenizer)
+    return named.typed_specials if named is not None else "allow"
+
+
+def vendor_defaults() -> str:
+    """``--specials``'s default per named tokenizer, in words, from the registry.
+
+    >>> vendor_defaults()
+    'error for gpt2, cl100k, o200k as tiktoken; text for tekken as mistral-common, llama3, llama4 as llama-models'
+    """
+    groups: dict[str, dict[str, list[str]]] = {}
+    for n in pretrained.named("byte-level", installed=False):
+        package = pretrained.PIP_NAMES.get(n.files[0].package, n.files[0].package)
+        vendor = "tiktoken" if n.typed_specials == "error" else package  # tiktoken is who refuses (its encode)
+        groups.setdefault(n.typed_specials, {}).setdefault(vendor, []).append(n.name)
+    return "; ".join(f"{mode} for " + ", ".join(f"{', '.join(names)} as {vendor}" for vendor, names in by.items())
+                     for mode, by in groups.items())
+
+
 def _ratio(a: int, b: int) -> str:
     return shown(ratio(a, b))
 
@@ -186,6 +211,7 @@ def cmd_encode(args: argparse.Namespace) -> int:
         return _encode_stdin(args, load_tokenizer(args.tokenizer))
     text = " ".join(args.text)
     tokenizer = load_tokenizer(args.tokenizer)
+    args.specials = specials_mode(args)
     if args.specials == "allow":
         ids = tokenizer.encode(text, allowed_special="all")
     elif args.specials == "text":
@@ -210,6 +236,7 @@ def _encode_stdin(args: argparse.Namespace, tokenizer: Tokenizer) -> int:
     """``encode -``: standard input's ids (or tokens, ``--show``), streamed (``encode_iterable``): memory does
     not grow with the text."""
     modes = {"allow": {"allowed_special": "all"}, "text": {"disallowed_special": ()}, "error": {}}
+    args.specials = specials_mode(args)
     ids = tokenizer.encode_iterable(stdin_text_blocks(), **modes[args.specials])
     color = args.show and use_color(args.color, sys.stdout)
     separator, shown = "", 0
@@ -259,6 +286,7 @@ def _encode_files(args: argparse.Namespace) -> int:
         args.parser.error("--show is for text on the command line, not for --input files")
     check_output_file(Path(args.output), args.force)
     tokenizer = load_tokenizer(args.tokenizer)
+    args.specials = specials_mode(args)
     if args.separator is not None and args.separator not in tokenizer.special_tokens:
         raise CommandError(f"--separator {args.separator!r} is not a special token of {args.tokenizer} (its special "
                            f"tokens: {', '.join(map(repr, sorted(tokenizer.special_tokens))) or 'none'})")
@@ -436,9 +464,10 @@ def build_parser() -> argparse.ArgumentParser:
                         help="with --show: plain [token] brackets even on a terminal (also: NO_COLOR=1)")
     encode.add_argument("--color", dest="color", action="store_const", const="always",
                         help="with --show: colours even when the output is not a terminal")
-    encode.add_argument("--specials", choices=("allow", "text", "error"), default="allow",
-                        help="special tokens in the text: encode them as their ids (allow, the default), as "
-                        "ordinary text (text), or stop with an error (error, tiktoken's default)")
+    encode.add_argument("--specials", choices=("allow", "text", "error"), default=None,
+                        help="special tokens typed in the text: encode them as their ids (allow), as ordinary "
+                        "text (text), or stop with an error (error). Default: what a named tokenizer's own library "
+                        f"does ({vendor_defaults()}); allow for a saved tokenizer")
     encode.add_argument("--input", nargs="+", metavar="FILE", help="encode these UTF-8 files (streaming, in "
                         "parallel, in flat memory) into the .npy array given with -o")
     encode.add_argument("-o", "--output", metavar="NAME.npy", help="with --input: where to write the ids "

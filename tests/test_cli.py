@@ -49,14 +49,14 @@ def text_file(tmp_path_factory) -> Path:
 # ---- encode / decode ---------------------------------------------------------------------------
 @pytest.mark.parametrize("cmd", [MODULE, SCRIPT], ids=["python -m bpe_course", ".venv/bin/bpe-course"])
 def test_encode_prints_the_packages_ids(cmd):
-    result = run("encode", SAMPLE, cmd=cmd)
+    result = run("encode", "--specials", "allow", SAMPLE, cmd=cmd)
     assert result.returncode == 0, result.stderr
     assert result.stdout.decode() == " ".join(map(str, gpt2().encode(SAMPLE, allowed_special="all"))) + "\n"
 
 
 def test_encode_then_decode_through_pipes_is_byte_exact(tmp_path):
     data = (SAMPLE + "\n" + corpus.load("languages")[:2000] + "no final newline").encode("utf-8")
-    ids = run("encode", "-", stdin=data)
+    ids = run("encode", "--specials", "allow", "-", stdin=data)
     assert ids.returncode == 0, ids.stderr
     assert [int(i) for i in ids.stdout.split()] == gpt2().encode(data.decode(), allowed_special="all")
     back = run("decode", "-", stdin=ids.stdout)
@@ -75,7 +75,8 @@ def test_encode_show_plain_and_coloured(capsys):
 
 def test_encode_special_token_choices(capsys):
     text = "a<|endoftext|>b"
-    assert main(["encode", text]) == 0 and capsys.readouterr().out.split() == ["64", "50256", "65"]
+    assert main(["encode", "--specials", "allow", text]) == 0
+    assert capsys.readouterr().out.split() == ["64", "50256", "65"]
     assert main(["encode", "--specials", "text", text]) == 0
     assert capsys.readouterr().out.split() == [str(i) for i in gpt2().encode_ordinary(text)]
     assert main(["encode", "--specials", "error", text]) == 1
@@ -519,3 +520,25 @@ def test_encode_with_mistral_tekken_gives_mistral_commons_ids():
     assert done.returncode == 0, done.stderr
     assert [int(i) for i in done.stdout.split()] == oracle.encode(text, bos=False, eos=False)
     assert b"tekken" in run("encode", "--help").stdout
+
+
+@pytest.mark.parametrize("name, default", [("gpt2", "error"), ("cl100k", "error"), ("o200k", "error"),
+                                           ("tekken", "text"), ("llama3", "text"), ("llama4", "text")])
+def test_a_named_tokenizer_treats_typed_specials_as_its_vendor_does(name, default, capsys, tmp_path):
+    """The default of --specials is the vendor's (tiktoken refuses, mistral-common and llama-models write text);
+    a saved tokenizer keeps allow."""
+    from bpe_course import pretrained
+    tok = pretrained.load(name)
+    special = min(tok.special_tokens, key=tok.special_tokens.get)
+    text = f"a {special} b"
+    assert pretrained.NAMED[name].typed_specials == default
+    code = main(["encode", "--tokenizer", name, text])
+    out, err = capsys.readouterr()
+    if default == "error":
+        assert code == 1 and f"the special token {special!r} and --specials is error" in err
+    else:
+        assert code == 0 and [int(i) for i in out.split()] == tok.encode_ordinary(text)
+    saved = tmp_path / "saved"
+    Tokenizer(*train_bpe("a b a b", 258, ["<|x|>"]), ["<|x|>"]).save(saved)
+    assert main(["encode", "--tokenizer", str(saved), "a <|x|> b"]) == 0
+    assert str(Tokenizer.load(saved).special_tokens["<|x|>"]) in capsys.readouterr().out.split()
