@@ -166,3 +166,41 @@ def test_the_library_refuses_what_we_refuse():
         library.encode("x\ud800")
     with pytest.raises(ValueError, match="lone surrogate"):
         sentencepiece_v1().encode("x\ud800")
+
+
+# ---- decoding any ids (issue 35 §2) -------------------------------------------------------------------
+def _special_ids(ours: SentencePieceBPE) -> list[int]:
+    """Ids a random sequence should meet often: control, unknown, byte and user-defined pieces, and ▁ pieces."""
+    return [i for i, (p, k) in enumerate(zip(ours.pieces, ours.model.kinds)) if k != "normal" or p.startswith("▁▁")
+            or p == "▁"]
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_any_ids_decode_as_sentencepiece_does(pair, data):
+    """Ids encode never writes: a stream cut inside a byte-fallback character, <unk> or <0x20> first, control
+    pieces between a leading ▁ piece and text, byte pieces that are no UTF-8 at all."""
+    ours, library = pair
+    ids = data.draw(st.lists(st.one_of(st.sampled_from(_special_ids(ours)), st.integers(0, len(ours.pieces) - 1)),
+                             max_size=12))
+    assert ours.decode(ids) == library.decode(ids)
+
+
+def test_every_prefix_of_an_encoding_decodes_as_sentencepiece_does(pair):
+    """What a learner meets decoding a model's output id by id: ids cut after any of them."""
+    ours, library = pair
+    ids = library.encode("ﬁne café 日本語 ᐃᓄᒃᑎᑐᑦ 🫶 ꦧꦱꦗꦮ 𓀀 x  y")
+    assert [ours.decode(ids[:k]) for k in range(len(ids) + 1)] == [library.decode(ids[:k]) for k in range(len(ids) + 1)]
+    byte = {int(p[3:5], 16): i for i, p in enumerate(ours.pieces) if ours.model.kinds[i] == "byte"}
+    cut = [ours.id_of["▁"], byte[0xEF], byte[0xAC]]  # two bytes of the three of "ﬁ"
+    assert ours.decode(cut) == library.decode(cut) == "\ufffd\ufffd"  # one U+FFFD per byte (the ▁: dummy prefix)
+    for first in ([byte[0x20]], [ours.model.unk_id]):  # a leading space written as a byte, or <unk>, keeps its space
+        assert ours.decode(first + [ours.id_of["▁a"]]) == library.decode(first + [ours.id_of["▁a"]])
+
+
+def test_models_trained_here_decode_any_ids_as_the_library(trained):
+    ours, library = trained
+    rng = __import__("random").Random(35)
+    for _ in range(3000):
+        ids = [rng.randrange(len(ours.pieces)) for _ in range(rng.randint(0, 8))]
+        assert ours.decode(ids) == library.decode(ids), ids

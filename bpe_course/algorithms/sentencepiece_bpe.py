@@ -159,6 +159,7 @@ class SentencePieceBPE:
         cuttable = all(re.fullmatch(f"{SPACE}*[^{SPACE}]*", p) for p in self.id_of)
         self._segments = re.compile(f"{SPACE}+[^{SPACE}]*|[^{SPACE}]+" if cuttable else ".+", re.DOTALL)
         self._cache: dict[str, tuple[int, ...]] = {}
+        self._canonical: dict[int, int] | None = None  # see canonical_id
 
     @classmethod
     def from_file(cls, path: str | os.PathLike) -> SentencePieceBPE:
@@ -245,29 +246,101 @@ class SentencePieceBPE:
         return [self.pieces[i] for i in self.encode(text)]
 
     def decode(self, ids: Sequence[int]) -> str:
-        """Text back from ids: byte pieces joined into UTF-8, ``▁`` read as a space, the dummy prefix
-        dropped, control pieces (``<s>``, ``[INST]``...) written as nothing, as the library does."""
-        out = bytearray()
-        byte_of = {i: b for b, i in self.byte_ids.items()}
+        """Text back from any ids, as the library's ``decode`` writes it (``sentencepiece_processor.cc``).
+
+        * a control piece (``<s>``, ``[INST]``...) is written as nothing, ``<unk>`` as `` ⁇ ``;
+        * a run of byte pieces is read as UTF-8 one character at a time, and each byte that starts no
+          whole character is written as U+FFFD on its own: ``<0xEF>``, ``<0xAC>`` cut from a three-byte
+          character give two replacement characters, where Python's ``decode(errors="replace")`` gives one;
+        * ``▁`` is read as a space, except that the first piece of text may drop one ``▁``, the dummy
+          prefix: only a normal piece does, and only while nothing has been written and no earlier piece
+          dropped one. A leading ``<0x20>`` or ``<unk>`` keeps its space.
+
+        So decoding the ids of a model's output one at a time, or cut anywhere, gives the library's text.
+
+        subtle: the library turns each id into its piece and the piece back into an id, and a control piece
+        wins over a normal piece of the same text (``ModelInterface::PieceToId``); :meth:`canonical_id` does
+        the same.
+        """
+        kinds, model = self.model.kinds, self.model
+        strip_prefix = model.add_dummy_prefix or model.remove_extra_whitespaces
+        out: list[str] = []
+        pending = bytearray()  # byte pieces not yet read as UTF-8
+        at_start = True  # may the next piece drop a ▁; once not, never again
+        written = dropped = False  # has any text been written; did the piece before drop a ▁
         for position, i in enumerate(ids):
-            if not isinstance(i, int) or not 0 <= i < len(self.pieces):
+            if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < len(self.pieces):
                 raise ValueError(f"id {i!r} at position {position} is not an id of this model "
                                  f"(0 to {len(self.pieces) - 1})")
-            kind = self.model.kinds[i]
-            if kind == "control":
+            i = self.canonical_id(i)
+            if kinds[i] == "byte":
+                pending.append(int(self.pieces[i][3:5], 16))
                 continue
-            if i in byte_of:
-                out.append(byte_of[i])
-            elif kind == "unknown":
-                out += " \u2047 ".encode("utf-8")
+            if pending:
+                out.append(utf8_by_character(pending))
+                written = written or bool(out[-1])
+                pending.clear()
+            at_start = at_start and not written and not dropped
+            dropped = False
+            if kinds[i] == "control":
+                continue
+            if kinds[i] == "unknown":
+                out.append(UNK_SURFACE)
             else:
-                out += self.pieces[i].encode("utf-8")
-        text = out.decode("utf-8", errors="replace")
-        if self.model.escape_whitespaces:
-            text = text.replace(SPACE, " ")
-        if self.model.add_dummy_prefix and text.startswith(" "):
-            text = text[1:]
-        return text
+                piece = self.pieces[i]
+                if at_start and strip_prefix and piece.startswith(SPACE):
+                    piece = piece[1:]
+                    dropped = not model.remove_extra_whitespaces  # then every leading ▁ goes
+                out.append(piece.replace(SPACE, " "))
+            written = written or bool(out[-1])
+        if pending:
+            out.append(utf8_by_character(pending))
+        return "".join(out)
+
+    def canonical_id(self, i: int) -> int:
+        """The id the library decodes ``i`` as: the id of ``i``'s piece, a control, unknown or byte piece
+        first (``ModelInterface::PieceToId``). Only a model with a piece spelled twice has ids for which
+        it differs."""
+        if self._canonical is None:
+            reserved: dict[str, int] = {}
+            normal: dict[str, int] = {}
+            for k, (piece, kind) in enumerate(zip(self.pieces, self.model.kinds)):
+                (normal if kind in ("normal", "user_defined", "unused") else reserved).setdefault(piece, k)
+            self._canonical = {k: reserved.get(p, normal.get(p, k)) for k, p in enumerate(self.pieces)
+                               if reserved.get(p, normal.get(p, k)) != k}
+        return self._canonical.get(i, i)
+
+
+UNK_SURFACE = " \u2047 "  # what sentencepiece writes for <unk> (kDefaultUnknownSymbol, " ⁇ ")
+REPLACEMENT = "\ufffd"
+
+
+def utf8_by_character(data: bytes | bytearray) -> str:
+    """Bytes read as UTF-8 the way sentencepiece reads byte pieces: character by character, each byte that
+    starts no whole, valid character written as one U+FFFD.
+
+    >>> utf8_by_character("€".encode()[:2]), utf8_by_character(b"a\\xffb"), utf8_by_character("é".encode())
+    ('\ufffd\ufffd', 'a\ufffdb', 'é')
+    """
+    try:
+        return bytes(data).decode("utf-8")  # valid UTF-8: the same characters either way
+    except UnicodeDecodeError:
+        pass
+    out, k, n = [], 0, len(data)
+    while k < n:
+        lead = data[k]
+        size = 1 if lead < 0x80 else 2 if lead >> 5 == 0b110 else 3 if lead >> 4 == 0b1110 else \
+            4 if lead >> 3 == 0b11110 else 0
+        if size and k + size <= n:
+            try:
+                out.append(bytes(data[k:k + size]).decode("utf-8"))  # strict: no overlong form, no surrogate
+                k += size
+                continue
+            except UnicodeDecodeError:
+                pass
+        out.append(REPLACEMENT)
+        k += 1
+    return "".join(out)
 
 
 def _check_text(text: object) -> None:
