@@ -171,3 +171,16 @@ def test_the_command_line_offers_them(name):
                           capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert [int(i) for i in done.stdout.split()] == meta(name).encode(text, bos=False, eos=False)  # typed: text
+
+
+def test_the_merge_count_slider_s_truncated_llama3_is_tiktoken_given_only_those_ranks():
+    """The merge-count slider cuts Llama 3 at k merges: its ids are tiktoken's with only the ranks below 256 + k,
+    including where one of the 678 tokens no BPE makes is kept (its merge is nominal, its rank real)."""
+    import tiktoken
+    ours = llama3()
+    ranks = meta("llama3").model._mergeable_ranks
+    text = "a .:.: b; việc jeho ektedir, HelloWorld 12345 — 日本語 'll"
+    for k in (1_000, 100_000, 100_166, 100_400, 127_744):
+        below = {t: r for t, r in ranks.items() if r < 256 + k}
+        cut = tiktoken.Encoding(f"llama3-{k}", pat_str=LLAMA3_PATTERN, mergeable_ranks=below, special_tokens={})
+        assert ours.encode_ordinary_truncated(text, k) == cut.encode_ordinary(text), k
