@@ -37,6 +37,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from random import Random
 
+__all__ = ["Difference", "Interval", "Seeds", "bootstrap", "compare", "estimate", "how_many", "paragraph_bytes",
+           "rank_correlation", "ratio_of_sums", "spearman", "spearman_interval", "units_of"]  # tests/test_face.py
+
 N_RESAMPLES = 2000
 LEVEL = 0.95
 MINUS = "\u2212"  # a typographic minus: "−0.004" (a hyphen would read as a dash)

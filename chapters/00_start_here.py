@@ -32,12 +32,13 @@
 # | 10 | [GPT-4's cl100k](10_gpt4_cl100k.ipynb) | merges recovered from a rank-only file, matching tiktoken; GPT-4o's o200k beside it | **playground**: your tokenizer vs GPT-2 vs GPT-4 vs Mistral's Tekken; **merge-count slider** |
 # | 11 | [Making training fast](11_making_training_fast.ipynb) | from naive recounting to incremental counts with a heap, in parallel | log-log timing plot, beside Hugging Face `tokenizers` |
 # | 12 | [Train your own](12_train_your_own.ipynb) | a tokenizer trained, saved and loaded on your own text | your tokenizer on your text |
-# | 13 | [The token tax](13_token_tax.ipynb) | one text in 18 languages: what each costs in tokens, relative to English, for GPT-2, GPT-4, GPT-4o and Mistral's Tekken and for your own tokenizers | **token-tax explorer**: choose a training mix |
+# | 13 | [The token tax](13_token_tax.ipynb) | one text in 18 languages: what each costs in tokens, relative to English, for GPT-2, GPT-4, GPT-4o, Mistral's Tekken, Llama 3 and Llama 4 and for your own tokenizers | **token-tax explorer**: choose a training mix |
 # | 14 | [When tokens bite](14_when_tokens_bite.ipynb) | under-trained tokens, spelling, numbers, whitespace and token healing, measured | tables for GPT-2, GPT-4 and GPT-4o |
 # | 15 | [Other designs](15_other_designs.ipynb) | SentencePiece, WordPiece, Unigram and BPE-dropout on the same text, and the price of no tokenizer at all | **dropout explorer** |
 # | 16 | [What a tokenizer does to a model](16_what_a_tokenizer_does_to_a_model.ipynb) | bits per byte, a bigram model by hand, then Kneser-Ney n-grams: which vocabulary, pattern and training help a model | **model-quality explorer**: vocabulary size and n-gram order |
 # | 17 | [Beyond greedy BPE](17_beyond_greedy_bpe.ipynb) | optimal segmentation, SuperBPE, Picky BPE and parity-aware BPE against plain BPE, in tokens and bits per byte | **SuperBPE explorer** |
-# | 18 | [Open models' tokenizers and the chat prompt](18_open_models_and_chat.ipynb) | SentencePiece BPE and Mistral's Tekken rebuilt exactly; the chat template token by token: injection, control tokens, double `<s>`, trailing spaces | **conversation editor** |
+# | 18 | [Open models' tokenizers: SentencePiece and Mistral](18_open_models_and_chat.ipynb) | SentencePiece BPE and Mistral's Tekken rebuilt exactly, decoding any ids, and which differences between tokenizers are findings | — |
+# | 19 | [Llama's tokenizers and the chat template](19_llama_and_the_chat_template.ipynb) | Llama 3 and Llama 4 from Meta's package; the chat template token by token: injection, control tokens, double begin-of-text, trailing spaces, the loss mask; a typed special token across stacks | **conversation editor** |
 # | 90 | [Appendix: what the tutorials claim, checked](90_appendix_tutorials_checked.ipynb) | five write-ups re-run on their own text with their own algorithms | — |
 # | 91 | [Appendix: training at scale](91_appendix_training_at_scale.ipynb) | the bucket queue for varied text, the cycle collector, the queue floor, Dask | timing split |
 #

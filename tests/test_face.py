@@ -57,6 +57,9 @@ FACES = {
         "mistral_v3", "named", "named_file", "o200k", "packaged_file", "tekken", "verify_sha256"],
     "bpe_course.chat": ["HeaderTemplate", "MistralTemplate", "Part", "TEMPLATES", "Template", "chat_ids", "chat_prompt",
                         "loss_mask", "template"],
+    "bpe_course.compare": [
+        "Difference", "Interval", "Seeds", "bootstrap", "compare", "estimate", "how_many", "paragraph_bytes",
+        "rank_correlation", "ratio_of_sums", "spearman", "spearman_interval", "units_of"],
     "bpe_course.measures": [
         "bytes_per_token", "n_vocab", "ratio", "shown", "text_measures", "tokens_per_word", "vocab_entries", "words"],
 }
