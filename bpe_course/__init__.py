@@ -9,6 +9,7 @@ from . import chat, corpus, formats, measures, pretrained
 from .bpe import merge_by_rank, merge_bytes, merges_from_ranks
 from .bytelevel import bytes_to_unicode, str_to_token, token_to_str
 from .chat import chat_ids, chat_prompt
+from .compare import Seeds, bootstrap, compare, how_many, paragraph_bytes, units_of
 from .corpus import read_text_file
 from .errors import CorpusError, HashMismatchError, MissingPackageError, TokenizerFileError
 from .fast.merge import QUEUE_FLOOR
@@ -34,4 +35,6 @@ __all__ = [  # held still by tests/project/test_face.py
     "pretokenize", "pretrained", "read_text_file", "resolve_pattern", "safe_cut", "sha256_file", "split_specials",
     "str_to_token", "tekken", "tiktoken_encoding", "token_label", "token_to_str", "tokens_per_word", "train",
     "train_bpe", "train_counts", "verify_sha256",
+    # the difference yardstick (compare.py): is one setting ahead of another, or within noise?
+    "Seeds", "bootstrap", "compare", "how_many", "paragraph_bytes", "units_of",
 ]

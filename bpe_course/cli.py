@@ -22,6 +22,7 @@ import re
 import sys
 import time
 from collections.abc import Iterator
+from typing import Any
 from itertools import islice
 from pathlib import Path
 
@@ -235,7 +236,8 @@ def cmd_encode(args: argparse.Namespace) -> int:
 def _encode_stdin(args: argparse.Namespace, tokenizer: Tokenizer) -> int:
     """``encode -``: standard input's ids (or tokens, ``--show``), streamed (``encode_iterable``): memory does
     not grow with the text."""
-    modes = {"allow": {"allowed_special": "all"}, "text": {"disallowed_special": ()}, "error": {}}
+    modes: dict[str, dict[str, Any]] = {"allow": {"allowed_special": "all"}, "text": {"disallowed_special": ()},
+                                        "error": {}}
     args.specials = specials_mode(args)
     ids = tokenizer.encode_iterable(stdin_text_blocks(), **modes[args.specials])
     color = args.show and use_color(args.color, sys.stdout)

@@ -35,6 +35,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 from random import Random
 
 __all__ = ["Difference", "Interval", "Seeds", "bootstrap", "compare", "estimate", "how_many", "paragraph_bytes",
@@ -300,14 +301,15 @@ def compare(a: Run | Seeds, b: Run | Seeds, *, unit: str = "bits per byte",
     _check_resampling(n, n_resamples, level)
     columns = [_columns(run) for run in a_runs], [_columns(run) for run in b_runs]
 
-    def value(cols: list[tuple[list[float], list[float]]], seeds: Sequence[int], units: Sequence[int] | None) -> float:
+    def value(cols: list[tuple[list[float], list[float]]], seeds: Sequence[int],
+              units: Callable[[list[float]], Sequence[float]] | None) -> float:
         total = 0.0
         for s in seeds:
             num, den = cols[s]
             if units is None:
                 total += sum(num) / sum(den)
             else:
-                total += sum(map(num.__getitem__, units)) / sum(map(den.__getitem__, units))
+                total += sum(units(num)) / sum(units(den))
         return total / len(seeds)
 
     def difference(x: float, y: float) -> float:
@@ -316,16 +318,20 @@ def compare(a: Run | Seeds, b: Run | Seeds, *, unit: str = "bits per byte",
     everything_a, everything_b = range(len(a_runs)), range(len(b_runs))
     estimate = difference(value(columns[0], everything_a, None), value(columns[1], everything_b, None))
     rng = Random(seed)
+    draw, scale, each = rng.random, float(n), range(n)
     replicates = []
     for _ in range(n_resamples):
         seeds_a = rng.choices(everything_a, k=len(a_runs)) if isinstance(a, Seeds) else [0]
         seeds_b = rng.choices(everything_b, k=len(b_runs)) if isinstance(b, Seeds) else [0]
-        units = rng.choices(range(n), k=n)
+        # subtle: the draws of rng.choices(range(n), k=n), floor(random() * n) each, made here without its list
+        # of the population; itemgetter picks the drawn units out of every column at C speed (twice as fast),
+        # and returns a tuple since n >= 2
+        units = itemgetter(*[int(draw() * scale) for _ in each])
         replicates.append(difference(value(columns[0], seeds_a, units), value(columns[1], seeds_b, units)))
     replicates.sort()
     tail = (1 - level) / 2
     return Difference(estimate, percentile(replicates, tail), percentile(replicates, 1 - tail), unit=unit,
-                      words=tuple(words), relative=relative, level=level, digits=digits)
+                      words=(words[0], words[1]), relative=relative, level=level, digits=digits)
 
 
 def _runs(x: Run | Seeds, name: str) -> list[list[Unit]]:
@@ -580,7 +586,7 @@ def spearman_interval(x: Sequence[float], y: Sequence[float], *, n_resamples: in
     pairs = list(zip(x, y))
     _check_resampling(len(pairs), n_resamples, level)
     rng = Random(seed)
-    replicates = []
+    replicates: list[float] = []
     while len(replicates) < n_resamples:
         drawn = rng.choices(pairs, k=len(pairs))
         try:

@@ -199,7 +199,7 @@ def udhr(language: str) -> dict[str, str]:
 
     preamble = root.find(_UDHR_NS + "preamble")
     parts = {"preamble": paragraphs(preamble)} if preamble is not None else {}
-    parts |= {article.get("number"): paragraphs(article) for article in root.iter(_UDHR_NS + "article")}
+    parts |= {article.get("number", ""): paragraphs(article) for article in root.iter(_UDHR_NS + "article")}
     return parts
 
 

@@ -125,8 +125,8 @@ class Tokenizer:
         """
         allowed, disallowed = self._special_sets(allowed_special, disallowed_special)
         text = _check_text(text)
-        if disallowed:
-            found = specials_regex(tuple(sorted(disallowed))).search(text)
+        if disallowed and (finder := specials_regex(tuple(sorted(disallowed)))) is not None:
+            found = finder.search(text)
             if found:
                 raise ValueError(
                     f"the text contains the special token {found.group()!r} at character {found.start()}. "
@@ -151,6 +151,8 @@ class Tokenizer:
         ``<|e|><|e|>`` not, ``<|e|><|e|><|e|>`` is ordinary text followed by one ``<|e|>``.
         """
         finder = specials_regex(tuple(sorted(self.special_tokens)))
+        if finder is None:  # no special tokens at all
+            return
         found = finder.search(text)
         while found:
             if found.group() in allowed:
@@ -202,7 +204,7 @@ class Tokenizer:
         pieces = list(pieces)
         raw = list(map(str.encode, pieces))  # UTF-8
         whole = list(map(self._id_of.get, raw))
-        into.update(zip(pieces, zip(whole)))
+        into.update(zip(pieces, zip(whole)))  # type: ignore[arg-type]  # a None (no token) is replaced just below
         for k in compress(range(len(pieces)), map(operator.is_, whole, repeat(None))):
             into[pieces[k]] = tuple(self._merged(raw[k]))
 
@@ -271,7 +273,8 @@ class Tokenizer:
                     self._joinable = joinable_pairs(id_of)
                 # subtle: the full vocab's joinable table lists more pairs than the truncated one's;
                 # cutting at fewer places is still exact (each part still merges as it would alone).
-                return encode_long_piece(piece, ranks, id_of, self._joinable, encode_piece, LONG_PIECE)
+                # (the ignore: a _RanksBelow is read, like the dict it stands for, only through .get)
+                return encode_long_piece(piece, ranks, id_of, self._joinable, encode_piece, LONG_PIECE)  # type: ignore[arg-type]
             return [id_of[part] for part in merge_bytes(piece, merge_ranks, limit=n_merges)]
 
         done: dict[str, list[int]] = {}
@@ -346,7 +349,7 @@ class Tokenizer:
         merges = [self.merges[rank] for token, rank in made if len(token) > 1]  # a single byte is no merge's
         vocab.update(enumerate((a + b for a, b in merges), start=len(vocab)))
         specials = {}
-        for s in sorted(self.special_tokens, key=self.special_tokens.get):
+        for s in sorted(self.special_tokens, key=self.special_tokens.__getitem__):
             specials[s] = len(vocab)
             vocab[len(vocab)] = s.encode("utf-8")
         return Tokenizer(vocab, merges, specials, self.pattern)
@@ -417,7 +420,7 @@ def _token_id(value: object, position: int) -> int:
     """``value`` as a token id: an ``int`` or anything that is one (a NumPy integer); never a float or bool."""
     if isinstance(value, bool) or not hasattr(type(value), "__index__"):
         raise TypeError(f"token ids are integers; got {value!r} ({type(value).__name__}) at position {position}")
-    return operator.index(value)
+    return operator.index(value)  # type: ignore[arg-type]  # its type has __index__: checked above
 
 
 def _check_vocab(vocab: Mapping[int, bytes]) -> dict[int, bytes]:

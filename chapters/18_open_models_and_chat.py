@@ -329,18 +329,20 @@ pd.DataFrame({"fewest tokens": {n: f"{runner_up[n][0]} vs {runner_up[n][1]}: {d.
               "v1 vs GPT-2": {n: d.verdict for n, d in found["v1 vs GPT-2"].items()}})
 
 # %% [hide-input]
-def where(pair: str, direction: str) -> str:
-    picked = [f"`{n}`" for n, d in found[pair].items() if (d.direction == direction if direction else not d.clear)]
-    return ", ".join(picked) or "none"
-
-
+sides = {pair: {side: [f"`{n}`" for n, d in found[pair].items() if (d.direction == side if side else not d.clear)]
+                for side in ("lower", "higher", None)} for pair in ("v1 vs GPT-2", "Tekken vs v1")}
+v1_fewer, v1_more = (sides["v1 vs GPT-2"][side] for side in ("lower", "higher"))
+tek_fewer, tek_more, tek_level = (sides["Tekken vs v1"][side] for side in ("lower", "higher", None))
+against_gpt2 = [f"clearly fewer tokens on {', '.join(v1_fewer)}" if v1_fewer else "",
+                f"clearly more on {', '.join(v1_more)}" if v1_more else "",
+                "; ".join(f"on `{n}` {d.verdict}" for n, d in found["v1 vs GPT-2"].items() if not d.clear)]
+against_v1 = [f"clearly fewer tokens than v1 on {', '.join(tek_fewer)}" if tek_fewer else "",
+              f"clearly more on {', '.join(tek_more)}" if tek_more else "",
+              f"within noise of v1 on {', '.join(tek_level)}" if tek_level else ""]
 display(Markdown(
     f"v3 gives {'the same' if (per_word['v1'] == per_word['v3']).all() else 'other'} counts as v1 on every corpus: "
-    f"the same normal pieces. Against GPT-2, v1 needs clearly fewer tokens on {where('v1 vs GPT-2', 'lower')} and "
-    f"clearly more on {where('v1 vs GPT-2', 'higher')}; on `numbers`, where v1 spells every digit as a piece of its "
-    f"own, it is {found['v1 vs GPT-2']['numbers'].verdict}. Tekken needs clearly fewer tokens than v1 on "
-    f"{where('Tekken vs v1', 'lower')}, clearly more on {where('Tekken vs v1', 'higher')}, and is within noise of it "
-    f"on {where('Tekken vs v1', '')}. The fewest tokens of all six: "
+    "the same normal pieces. Against GPT-2, v1 needs " + "; ".join(c for c in against_gpt2 if c)
+    + ". Tekken needs " + "; ".join(c for c in against_v1 if c) + ". Ranked by count, first against second: "
     + "; ".join(f"on `{n}` {runner_up[n][0]}, " + (f"clearly ahead of {runner_up[n][1]}" if d.clear else
                                                   f"within noise of {runner_up[n][1]}")
                 for n, d in found["fewest"].items()) + "."))
@@ -404,6 +406,7 @@ worst = fallback.index[0]
 none = [language for language in fallback.index if udhr_table.loc[language, "byte pieces"] == 0]
 costlier = [language for language, d in tekken_vs_v1.items() if d.direction == "higher"]
 cheaper = [language for language, d in tekken_vs_v1.items() if d.direction == "lower"]
+level = [language for language, d in tekken_vs_v1.items() if not d.clear]
 display(Markdown(
     f"Under v1, {fallback.iloc[0]}% of {worst}'s tokens are byte pieces, then {fallback.index[1]} "
     f"({fallback.iloc[1]}%) and {fallback.index[2]} ({fallback.iloc[2]}%): the vocabulary lacks many of their "
@@ -412,11 +415,11 @@ display(Markdown(
     + f"The price shows in length: {worst}'s articles take {udhr_table.loc[worst, 'v1 ÷ English']:.2f} times "
     f"English's tokens under v1, {udhr_table.loc[worst, 'o200k ÷ English']:.2f} times under o200k and "
     f"{udhr_table.loc[worst, 'Tekken ÷ English']:.2f} times under Tekken "
-    f"({tekken_vs_v1[worst].sentence('Tekken', 'v1')}). Relative to English, Tekken is clearly cheaper than v1 for "
-    f"{len(cheaper)} of the {len(tekken_vs_v1)} other languages and clearly costlier for {len(costlier)}"
-    + (f" ({', '.join(costlier)})" if costlier else "")
-    + (f"; it is within noise of v1 for {', '.join(l for l, d in tekken_vs_v1.items() if not d.clear)}"
-       if len(cheaper) + len(costlier) < len(tekken_vs_v1) else "") + "."))
+    f"({tekken_vs_v1[worst].sentence('Tekken', 'v1')}). Relative to English, against v1 Tekken is "
+    + "; ".join(c for c in [
+        f"clearly cheaper for {len(cheaper)} of the {len(tekken_vs_v1)} other languages" if cheaper else "",
+        f"clearly costlier for {len(costlier)} ({', '.join(costlier)})" if costlier else "",
+        f"within noise for {', '.join(level)}" if level else ""] if c) + "."))
 
 # %% [markdown]
 # ## Recap

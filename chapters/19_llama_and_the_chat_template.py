@@ -258,11 +258,12 @@ untouched = [language for language in same if udhr.loc[language, "added tokens %
 top = scripts.index[:3]
 display(Markdown(
     f"The three scripts with the most added tokens are {', '.join(top[:-1])} and {top[-1]} "
-    f"({scripts_table.loc[top, 'share %'].sum():.0f}% of the added tokens together). On the declaration Llama 3 "
-    f"needs clearly fewer tokens than cl100k for {len(fewer)} of the {len(clear)} languages, the most for "
-    f"{fewer[0]} ({clear[fewer[0]].verdict}), where {udhr.loc[fewer[0], 'added tokens %']}% of its ids are added "
-    f"tokens. For {len(same)} it is within noise of cl100k ({', '.join(same)}); the ids of "
-    f"{', '.join(untouched)} hold no added token at all."))
+    f"({scripts_table.loc[top, 'share %'].sum():.0f}% of the added tokens together). "
+    + (f"On the declaration Llama 3 needs clearly fewer tokens than cl100k for {len(fewer)} of the {len(clear)} "
+       f"languages, the most for {fewer[0]} ({clear[fewer[0]].verdict}), where "
+       f"{udhr.loc[fewer[0], 'added tokens %']}% of its ids are added tokens. " if fewer else "")
+    + (f"For {len(same)} it is within noise of cl100k ({', '.join(same)}). " if same else "")
+    + (f"The ids of {', '.join(untouched)} hold no added token at all." if untouched else "")))
 
 # %% [markdown]
 # **Llama 4 and o200k.** Llama 4 has o200k's pattern (section 5) and about as many ranks. Is it o200k
@@ -285,12 +286,17 @@ udhr[["script", "o200k", "Llama 4", "Llama 4 vs o200k"]]
 v4 = {language: d[("Llama 4", "o200k")] for language, d in verdicts.items()}
 shorter = sorted((l for l, d in v4.items() if d.direction == "lower"), key=lambda l: v4[l].estimate)
 longer = sorted((l for l, d in v4.items() if d.direction == "higher"), key=lambda l: -v4[l].estimate)
+level4 = [l for l, d in v4.items() if not d.clear]
 display(Markdown(
     f"Llama 4 is a new vocabulary, not o200k extended: {len(at_same_rank)} tokens keep o200k's rank, "
-    f"{how_many(sum(r < 256 for r in at_same_rank), len(at_same_rank))} of them single bytes, though {100 * len(shared) / len(o_ranks):.0f}% of o200k's tokens are somewhere in it. On "
-    f"the declaration it needs clearly fewer tokens than o200k for {len(shorter)} languages (most for {shorter[0]}: "
-    f"{v4[shorter[0]].verdict}) and clearly more for {len(longer)} ("
-    + ", ".join(f"{l}: {v4[l].verdict}" for l in longer[:2]) + (", …" if len(longer) > 2 else "") + ")."))
+    f"{how_many(sum(r < 256 for r in at_same_rank), len(at_same_rank))} of them single bytes, though "
+    f"{100 * len(shared) / len(o_ranks):.0f}% of o200k's tokens are somewhere in it. On the declaration it needs "
+    + "; ".join(c for c in [
+        f"clearly fewer tokens than o200k for {len(shorter)} languages (the most for {shorter[0]}: "
+        f"{v4[shorter[0]].verdict})" if shorter else "",
+        f"clearly more for {len(longer)} (" + ", ".join(f"{l}: {v4[l].verdict}" for l in longer[:2])
+        + (", …" if len(longer) > 2 else "") + ")" if longer else "",
+        f"within noise of o200k for {', '.join(level4)}" if level4 else ""] if c) + "."))
 
 # %% [markdown]
 # ## 5. The patterns and their OpenAI parents

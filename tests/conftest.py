@@ -50,6 +50,20 @@ def tiktoken_o200k(tmp_path_factory) -> tiktoken.Encoding:
 
 
 @pytest.fixture(scope="session")
+def gpt2_ranks() -> dict[bytes, int]:
+    """GPT-2's ranks as tiktoken reads them from encoder.json and vocab.bpe."""
+    return tiktoken.load.data_gym_to_mergeable_bpe_ranks(
+        vocab_bpe_file=str(named_file("gpt2", "vocab.bpe")),
+        encoder_json_file=str(named_file("gpt2", "encoder.json")))
+
+
+@pytest.fixture(scope="session")
+def cl100k_ranks() -> dict[bytes, int]:
+    """cl100k's ranks as tiktoken reads them from cl100k_base.tiktoken."""
+    return tiktoken.load.load_tiktoken_bpe(str(named_file("cl100k")))
+
+
+@pytest.fixture(scope="session")
 def gpt2_tok():
     from bpe_course import gpt2
     return gpt2()

@@ -14,8 +14,11 @@ import pytest
 from bpe_course import Tokenizer, corpus, gpt2, train_bpe
 from bpe_course.cli import main, notebooks_dir
 
+
 MODULE = [sys.executable, "-m", "bpe_course"]
+
 SCRIPT = [str(Path(sys.executable).parent / "bpe-course")]
+
 SAMPLE = "Hello world! Ünïcödé 🙂, numbers 1234567 and <|endoftext|> tabs\tand\r\nlines\n\n  end"
 
 
@@ -495,18 +498,6 @@ def test_training_on_a_file_with_a_byte_order_mark(tmp_path):
     loaded = Tokenizer.load(tmp_path / "notepad")
     assert not any(b"\xef\xbb\xbf" in token for token in loaded.vocab.values())
     assert loaded.merges == Tokenizer.load(tmp_path / "plain").merges
-
-
-def test_find_first_finds_a_text_cut_by_a_block_edge(tmp_path):
-    from bpe_course.cli_output import find_first
-    first, second = tmp_path / "a.txt", tmp_path / "b.txt"
-    first.write_bytes("no specials here, ünïcödé only ".encode() * 3)
-    second.write_bytes("Grüße <|pa".encode() + b" <|endoftext|> then <|pad|>")
-    specials = ["<|endoftext|>", "<|pad|>"]
-    oracle = second.read_bytes().find(b"<|endoftext|>")
-    for block in range(1, 40):  # the token falls across every possible edge
-        assert find_first([first, second], specials, block=block) == (str(second), oracle, "<|endoftext|>"), block
-    assert find_first([first], specials, block=3) is None
 
 
 def test_encode_with_mistral_tekken_gives_mistral_commons_ids():

@@ -105,7 +105,7 @@ def test_memory_does_not_grow_with_the_file(tmp_path):
 def test_the_command_line_writes_the_same_array(files, tmp_path):
     from bpe_course.cli import main
     out = tmp_path / "cli.npy"
-    assert main(["encode", "--input", *map(str, files), "--separator", EOT, "-o", str(out)]) == 0
+    assert main(["encode", "--input", *map(str, files), "--separator", EOT, "--specials", "allow", "-o", str(out)]) == 0
     assert np.load(out).tolist() == expected_ids(gpt2(), files, EOT, allowed_special="all")
     for bad in (["encode", "--input", str(files[0])], ["encode", "--input", str(files[0]), "-o", "x.txt"],
                 ["encode", "hello", "-o", str(out)], ["encode", "hi", "--input", str(files[0]), "-o", str(out)]):

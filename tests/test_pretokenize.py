@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-import regex
 import pytest
+import regex
 from hypothesis import given, settings, strategies as st
 
+from strategies import o200k_text, paired_surrogates, tricky_text, valid_text
+
+from bpe_course import GPT4O_PATTERN
 from bpe_course.pretokenize import GPT2_PATTERN, GPT4_PATTERN, pretokenize, resolve_pattern, safe_cut, split_specials
-from bpe_course.unicode_classes import exact_pattern, unicode_disagreements
-from strategies import tricky_text, valid_text
+from bpe_course.unicode_classes import unicode_disagreements
+
 
 # The pattern as first published with GPT-2 (2019), before tiktoken's possessive rewrite.
 ORIGINAL_GPT2 = r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
@@ -48,13 +51,6 @@ def test_gpt4_pattern_features():
     assert pretokenize("I'M 1234567", GPT2_PATTERN) == ["I", "'", "M", " 1234567"]
 
 
-def test_exact_pattern_follows_tiktoken_tables():
-    new_letter = "\U0002CEA2"  # assigned after the Unicode version of tiktoken's tables
-    assert new_letter in unicode_disagreements()
-    assert pretokenize(f"a{new_letter}b", GPT2_PATTERN) == ["a", new_letter, "b"]
-    assert exact_pattern(GPT2_PATTERN).findall("hello world") == ["hello", " world"]
-
-
 def test_split_specials_longest_first():
     assert split_specials("x<|a|><|a|>y", ["<|a|>", "<|a|><|a|>"]) == [("x", False), ("<|a|><|a|>", True), ("y", False)]
     assert split_specials("", ["<|a|>"]) == []
@@ -65,3 +61,16 @@ def test_pattern_errors():
         resolve_pattern("(unclosed")
     with pytest.raises(TypeError):
         resolve_pattern(42)
+
+
+# ---- the shortcuts training and streaming take must hold for o200k's pattern too ---------------
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(tricky_text, o200k_text).map(paired_surrogates), st.integers(0, 60))
+def test_safe_cut_never_changes_gpt4o_pretokens(text, limit):
+    specials = ["<|endoftext|>"]
+    cut = safe_cut(text, GPT4O_PATTERN, specials, limit=limit)
+    if cut:
+        def pieces(part):
+            return [x for p, is_special in split_specials(part, specials)
+                    for x in ([p] if is_special else pretokenize(p, GPT4O_PATTERN))]
+        assert pieces(text[:cut]) + pieces(text[cut:]) == pieces(text)

@@ -10,7 +10,8 @@ algorithms and the exercises check a learner's versions of them; neither lives h
 * ``token_tax`` -- one text in 18 languages: each language's cost relative to English, and
   tokenizers trained on a mix of languages (chapters 13, 16);
 * ``dropout`` -- BPE-dropout (chapters 15, 16);
-* ``lm`` -- bits per byte and an interpolated Kneser-Ney n-gram model over token ids (chapter 16);
+* ``lm`` -- bits per byte (whole, or per held-out unit) and an interpolated Kneser-Ney n-gram model over
+  token ids (chapter 16);
 * ``model_quality`` -- one tokenizer at several vocabulary sizes, scored by those models (chapter 16);
 * ``variants`` -- four BPE variants from 2024-25 papers on one exact trainer (chapter 17);
 * ``sentencepiece_bpe`` -- SentencePiece's BPE encoding, rebuilt (chapter 18).
@@ -29,11 +30,11 @@ _FACE = {
                 "merge_pair", "word_counts"],
     "token_tax": ["OWN_MIN_FREQUENCY", "OWN_VOCAB_SIZE", "relative_costs", "summary", "train_on_mix"],
     "dropout": ["dropout_merge", "dropout_tokens"],
-    "lm": ["KneserNey", "bits_per_byte", "fit_orders"],
+    "lm": ["KneserNey", "bits_by_unit", "bits_per_byte", "fit_orders", "tokens_by_unit"],
     "model_quality": ["Sweep", "best_rows", "vocab_points"],
-    "variants": ["Merges", "Segmenter", "fewest_tokens", "gini", "intersection_over_self", "is_superword", "line_units",
-                 "picky_tokens_of", "superbpe_tokens", "sweep_superbpe", "train_parity", "train_picky", "train_superbpe",
-                 "vocab_of", "word_sequences"],
+    "variants": ["Merges", "Segmenter", "TIE_RULES", "fewest_tokens", "gini", "intersection_over_self", "is_superword",
+                 "line_units", "picky_tokens_of", "released_stage2_allows", "superbpe_tokens", "sweep_superbpe",
+                 "train_parity", "train_picky", "train_superbpe", "vocab_of", "word_sequences", "words_in"],
     "sentencepiece_bpe": ["SentencePieceBPE", "best_pair", "merge_by_score"],
 }
 __all__, __getattr__, __dir__ = lazy_face(__name__, _FACE, modules=("wordbpe",))

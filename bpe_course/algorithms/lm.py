@@ -6,12 +6,17 @@ probability; the total of ``-log2(probability)`` is the number of bits the model
 text down. Divided by the text's UTF-8 bytes, it compares any two tokenizers of the same text:
 fewer but less predictable tokens can cost more bits (chapter 16).
 
-The model here is **interpolated Kneser-Ney** on n-grams of token ids (Kneser & Ney, 1995), with
-the three discounts per order of **modified** Kneser-Ney estimated from the counts (Chen & Goodman,
-1998). An order-``n`` model predicts a token from the ``n - 1`` before it; each order mixes its own
-counts with the next lower order, and the lowest order mixes with the uniform distribution over the
-whole vocabulary, so no token ever has probability 0, seen or not. One data model: a sequence of
-ids in, probabilities out.
+The model here is Kneser-Ney smoothing (Kneser & Ney, 1995) on n-grams of token ids, in its
+**interpolated** form as Chen & Goodman (1998) write it, with their three discounts per order
+(**modified** Kneser-Ney) estimated from the counts. An order-``n`` model predicts a token from the
+``n - 1`` before it; each order *mixes* its discounted counts with the next lower order, always -- it
+does not back off to the lower order only when a count is missing, as Kneser & Ney's original did --
+and the lowest order mixes with the uniform distribution over the whole vocabulary, so no token ever
+has probability 0, seen or not. One data model: a sequence of ids in, probabilities out.
+
+A score is one number for a whole held-out text; to say whether two scores differ by more than
+chance, :func:`bits_by_unit` splits it into held-out units (paragraphs, articles) for the difference
+yardstick, :func:`bpe_course.compare.compare`.
 
 >>> model = KneserNey(list(b"abracadabra, abracadabra! cadabra"), order=3, n_vocab=256)
 >>> round(model.prob(ord("r"), b"ab"), 4)  # "ab" was always followed by "r"
@@ -26,7 +31,9 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+
+from ..compare import units_of
 
 MAX_ORDER = 5
 MIN_DISCOUNT = 0.1  # an estimated discount is clamped to [MIN_DISCOUNT, k] (see modified_kn_discounts)
@@ -207,6 +214,34 @@ def bits_per_byte(model: KneserNey, ids: Sequence[int], text: str) -> float:
     if n_bytes == 0:
         raise ValueError("bits per byte of an empty text is undefined")
     return model.bits(ids) / n_bytes
+
+
+def bits_by_unit(model: KneserNey, ids: Sequence[int], vocab: Mapping[int, bytes],
+                 unit_bytes: Sequence[int]) -> list[tuple[float, float]]:
+    """The bits ``model`` spends on the tokens ``ids``, per held-out unit: ``[(bits, bytes), ...]``.
+
+    ``vocab`` gives each token's bytes; ``unit_bytes`` the units' UTF-8 lengths (paragraphs:
+    :func:`bpe_course.compare.paragraph_bytes`), adding up to the text's. A token belongs to the unit
+    its first byte is in (:func:`bpe_course.compare.units_of`), so the sums over the units are the
+    text's totals: ``sum(bits) / sum(bytes)`` is :func:`bits_per_byte`.
+
+    >>> model = KneserNey([0, 1] * 50, order=2, n_vocab=2)
+    >>> units = bits_by_unit(model, [0, 1, 0, 1], {0: b"a", 1: b"b"}, [2, 2])
+    >>> [n for _, n in units], sum(b for b, _ in units) / 4 == bits_per_byte(model, [0, 1, 0, 1], "abab")
+    ([2, 2], True)
+    """
+    bits = [-math.log2(p) for p in model.token_probs(ids)]
+    return units_of(bits, [len(vocab[i]) for i in ids], unit_bytes)
+
+
+def tokens_by_unit(ids: Sequence[int], vocab: Mapping[int, bytes], unit_bytes: Sequence[int]) -> list[tuple[float, float]]:
+    """How many of the tokens ``ids`` start in each held-out unit, with the unit's bytes: ``[(tokens, bytes), ...]``,
+    for comparing tokens per byte with the yardstick.
+
+    >>> tokens_by_unit([0, 1, 1], {0: b"ab", 1: b"c"}, [3, 1])
+    [(2.0, 3), (1.0, 1)]
+    """
+    return units_of([1.0] * len(ids), [len(vocab[i]) for i in ids], unit_bytes)
 
 
 def check_ids(ids: Sequence[int], n_vocab: int) -> list[int]:

@@ -3,7 +3,9 @@
 A :class:`Sweep` encodes a training text and a held-out text once per vocabulary size (one trained
 tokenizer, truncated), then fits Kneser-Ney models (:mod:`bpe_course.algorithms.lm`) on demand and
 keeps every number it measured. A row's ``n_vocab`` is ``256 + merges``: the ids its model spreads
-probability over (the tokenizers here have no special tokens).
+probability over (the tokenizers here have no special tokens). Every score is also kept split into
+the held-out text's paragraphs (:meth:`Sweep.units`), so two rows can be compared with the
+difference yardstick, :func:`bpe_course.compare.compare`.
 
 >>> vocab_points(2000)
 [0, 256, 768, 1792, 2000]
@@ -17,9 +19,10 @@ from itertools import accumulate
 
 import pandas as pd
 
+from ..compare import paragraph_bytes
 from ..measures import tokens_per_word
 from ..tokenizer import Tokenizer
-from .lm import bits_per_byte, fit_orders
+from .lm import bits_by_unit, fit_orders
 
 ORDERS = (2, 3, 4)
 COLUMNS = ["merges", "n_vocab", "order", "train_bytes", "train_tokens", "heldout_tokens", "tokens_per_word",
@@ -52,16 +55,21 @@ class Sweep:
 
     ``.encoded[k]`` holds the ids of the training and held-out text; :meth:`measure` fits and scores
     models of the orders asked for, on all of the training text or on its first ``train_bytes``
-    bytes, and remembers every row (``.data``), so asking again costs nothing.
+    bytes, and remembers every row (``.data``), so asking again costs nothing. Each row's bits are
+    also kept per held-out unit (:meth:`units`): the paragraphs of the held-out text, or the units
+    whose UTF-8 lengths ``unit_bytes`` gives.
     """
 
-    def __init__(self, tok: Tokenizer, train_text: str, heldout_text: str, merges: Iterable[int]) -> None:
+    def __init__(self, tok: Tokenizer, train_text: str, heldout_text: str, merges: Iterable[int],
+                 unit_bytes: Sequence[int] | None = None) -> None:
         self.tok, self.heldout_text = tok, heldout_text
         self.merges = sorted({min(k, len(tok.merges)) for k in merges})
         self.train_bytes = len(train_text.encode("utf-8"))
+        self.unit_bytes = list(paragraph_bytes(heldout_text) if unit_bytes is None else unit_bytes)
         self.encoded = {k: (tok.encode_ordinary_truncated(train_text, k),
                             tok.encode_ordinary_truncated(heldout_text, k)) for k in self.merges}
         self._rows: dict[tuple[int, int, int], dict] = {}
+        self._units: dict[tuple[int, int, int], list[tuple[float, float]]] = {}
 
     def measure(self, orders: Iterable[int] = ORDERS, train_bytes: int | None = None,
                 progress: Callable[[int, int], None] | None = None) -> pd.DataFrame:
@@ -82,13 +90,25 @@ class Sweep:
             if size < self.train_bytes:
                 train_ids = prefix_covering(self.tok, train_ids, size)
             for n, model in fit_orders(train_ids, missing, 256 + k).items():
+                units = self._units[k, n, size] = bits_by_unit(model, heldout_ids, self.tok.vocab, self.unit_bytes)
                 self._rows[k, n, size] = {
                     "merges": k, "n_vocab": 256 + k, "order": n, "train_bytes": size,
                     "train_tokens": len(train_ids), "heldout_tokens": len(heldout_ids),
                     "tokens_per_word": tokens_per_word(len(heldout_ids), self.heldout_text),
-                    "bits_per_byte": bits_per_byte(model, heldout_ids, self.heldout_text)}
+                    "bits_per_byte": sum(b for b, _ in units) / sum(n for _, n in units)}
         rows = [self._rows[k, n, size] for n in orders for k in self.merges]
         return pd.DataFrame(rows, columns=COLUMNS)
+
+    def units(self, n_vocab: int, order: int, train_bytes: int | None = None) -> list[tuple[float, float]]:
+        """A measured row's bits per held-out unit, ``[(bits, bytes), ...]``: what
+        :func:`bpe_course.compare.compare` resamples. Measure the row first (:meth:`measure`).
+        """
+        size = self.train_bytes if train_bytes is None else min(train_bytes, self.train_bytes)
+        key = (n_vocab - 256, order, size)
+        if key not in self._units:
+            raise KeyError(f"no row for n_vocab={n_vocab}, order={order}, train_bytes={size}: measure it first "
+                           f"(sweep.measure([{order}]))")
+        return self._units[key]
 
     @property
     def data(self) -> pd.DataFrame:

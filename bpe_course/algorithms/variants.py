@@ -2,7 +2,7 @@
 
 Each variant changes one thing about plain BPE (:func:`bpe_course.train.train_bpe`) and keeps the
 rest, so each is checked by switching its change off and getting plain BPE's merges back
-(``tests/test_variants.py``):
+(``tests/algorithms/test_variants.py``):
 
 * :func:`fewest_tokens` -- **optimal segmentation** (Schmidt et al., 2024, PathPiece's segmenter): keep
   the vocabulary, but cut each piece into the fewest tokens it allows, by a shortest path, instead of
@@ -10,7 +10,7 @@ rest, so each is checked by switching its change off and getting plain BPE's mer
 * :func:`train_superbpe` -- **SuperBPE** (Liu et al., 2025): plain BPE up to a *transition* merge, then
   go on without the pre-tokenizer inside each line, so tokens may span words (``b" of the"``).
 * :func:`train_picky` -- **Picky BPE** (Chizhov et al., 2024): after each merge, drop a part that now
-  occurs almost only inside the new token (its *intersection over self* is at least a threshold).
+  occurs almost only inside the new token (its *intersection over self* is greater than a threshold).
 * :func:`train_parity` -- **parity-aware BPE** (Foroutan et al., 2025): each merge is the best pair
   of the language that a parallel development text says is compressed worst so far.
 
@@ -35,6 +35,7 @@ import heapq
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
+from random import Random
 from typing import NamedTuple
 
 from ..bpe import merge_by_rank
@@ -90,6 +91,7 @@ class Merges:
             self._total += n * len(seq)
         self._heap = [(-n, self._key(p), p) for p, n in pairs.items()]
         heapq.heapify(self._heap)
+        self.forbidden: set[Pair] = set()  # pairs best() never returns (SuperBPE's refused merges)
 
     def _key(self, pair: Pair) -> tuple[str, str]:
         if (key := self._keys.get(pair)) is None:
@@ -107,6 +109,9 @@ class Merges:
         while heap:
             neg, key, pair = heap[0]
             now = pairs.get(pair, 0)
+            if pair in self.forbidden:
+                heapq.heappop(heap)
+                continue
             if now == -neg:
                 return pair, now
             if now > 0:
@@ -146,6 +151,10 @@ class Merges:
                 del tokens[token]
         self._total += n * (len(new) - len(old))
         self.seqs[i] = new
+
+    def forbid(self, pair: Pair) -> None:
+        """Never return ``pair`` from :meth:`best` again (its occurrences stay as they are)."""
+        self.forbidden.add(pair)
 
     def merge(self, pair: Pair) -> int:
         """Join every occurrence of ``pair``; return how often the pair occurred before."""
@@ -197,7 +206,7 @@ def train_plain(counts: Mapping[str, int], n_merges: int) -> list[Pair]:
     """
     n_merges = check_merges_count(n_merges)
     m = Merges(word_sequences(counts))
-    merges = []
+    merges: list[Pair] = []
     while len(merges) < n_merges and (found := m.best()) is not None:
         merges.append(found[0])
         m.merge(found[0])
@@ -223,22 +232,43 @@ def merge_in_order(symbols: Sequence[bytes], ranks: Mapping[Pair, int]) -> list[
     return merge_by_rank(list(symbols), lambda a, b: ranks.get((a, b), float("inf")))
 
 
-def fewest_tokens(piece: bytes, vocab: set[bytes] | frozenset[bytes], longest: int | None = None) -> list[bytes]:
+TIE_RULES = ("longest first", "longest last", "random")
+
+
+def fewest_tokens(piece: bytes, vocab: set[bytes] | frozenset[bytes], longest: int | None = None,
+                  ties: str = "longest first", rng: Random | None = None) -> list[bytes]:
     """The fewest tokens of ``vocab`` that spell ``piece`` (a shortest path over its byte positions).
 
-    ``best[i]`` is the fewest tokens for ``piece[i:]``: 0 at the end, else one token ``piece[i:j]``
-    of the vocabulary plus ``best[j]``. Every single byte must be in ``vocab``, so a path always
-    exists. Of several shortest segmentations the one whose first token is longest wins, then the
-    same rule from there on.
+    Every single byte must be in ``vocab``, so a path always exists. A piece often has several
+    shortest cuts; ``ties`` says which one is kept:
+
+    * ``"longest first"`` (this course's rule): a backward pass, ``best[i]`` the fewest tokens for
+      ``piece[i:]``; of the shortest cuts, the one whose *first* token is longest, then the same rule
+      from there on;
+    * ``"longest last"`` (PathPiece's own code, its default): a forward pass over the positions where a
+      token ends, widths tried from short to long and a tie won by the later, longer one; of the
+      shortest cuts, the one whose *last* token is longest, then the same rule back from there;
+    * ``"random"`` (PathPiece's other option): the forward pass, a tie at each end position settled
+      by a uniform draw from ``rng`` among the tied widths (reservoir sampling, as PathPiece does).
 
     >>> vocab = {bytes([b]) for b in range(256)} | {b"ab", b"abc", b"cd", b"bcd"}
-    >>> fewest_tokens(b"abcd", vocab)  # ab + cd and a + bcd are as short: the longer first token wins
+    >>> fewest_tokens(b"abcd", vocab)  # abc + d, ab + cd and a + bcd are as short
     [b'abc', b'd']
+    >>> fewest_tokens(b"abcd", vocab, ties="longest last")
+    [b'a', b'bcd']
     >>> fewest_tokens(b"xabcd", vocab)
     [b'x', b'abc', b'd']
+    >>> sorted({tuple(fewest_tokens(b"abcd", vocab, ties="random", rng=Random(s))) for s in range(20)})
+    [(b'a', b'bcd'), (b'ab', b'cd'), (b'abc', b'd')]
     """
+    if ties not in TIE_RULES:
+        raise ValueError(f"ties must be one of {', '.join(map(repr, TIE_RULES))}, got {ties!r}")
+    if ties == "random" and rng is None:
+        raise ValueError("ties='random' needs a random.Random to draw from: rng=Random(seed)")
     n = len(piece)
     longest = longest or max(map(len, vocab), default=1)
+    if ties != "longest first":
+        return _fewest_forward(piece, vocab, longest, rng if ties == "random" else None)
     best = [0] * (n + 1)
     step = [0] * (n + 1)  # the length of the first token of piece[i:]'s best segmentation
     for i in range(n - 1, -1, -1):
@@ -255,8 +285,41 @@ def fewest_tokens(piece: bytes, vocab: set[bytes] | frozenset[bytes], longest: i
     return out
 
 
+def _fewest_forward(piece: bytes, vocab: set[bytes] | frozenset[bytes], longest: int,
+                    rng: Random | None) -> list[bytes]:
+    """PathPiece's pass: ``best[e]`` the fewest tokens for ``piece[:e]``, ``width[e]`` the last token's length.
+
+    Without ``rng`` a tie goes to the wider (later) token; with it, each of the tied widths at an end
+    is kept with equal chance (the k-th tie replaces the choice with probability 1/k).
+    """
+    n = len(piece)
+    best = [0] + [n + 1] * n
+    width = [0] * (n + 1)
+    ties = [0] * (n + 1)
+    for end in range(1, n + 1):
+        for w in range(1, min(longest, end) + 1):  # short to long, as PathPiece's loop runs
+            length = best[end - w] + 1
+            if length > best[end] or piece[end - w:end] not in vocab:
+                continue
+            if length < best[end]:
+                best[end], width[end], ties[end] = length, w, 1
+            else:  # subtle: an equal path: the later, longer width wins, or a draw among the tied widths
+                ties[end] += 1
+                if rng is None or rng.randrange(ties[end]) == 0:
+                    width[end] = w
+        if best[end] > n:
+            raise ValueError(f"byte {piece[end - 1]:#04x} at offset {end - 1} of {piece[:40]!r} is not in the "
+                             "vocabulary")
+    out, end = [], n
+    while end > 0:
+        out.append(piece[end - width[end]:end])
+        end -= width[end]
+    return out[::-1]
+
+
 class Segmenter:
-    """Encode text to ids one pre-token at a time with a function ``piece -> tokens`` (cached per piece).
+    """Encode text to ids one pre-token at a time with a function ``piece -> tokens`` (cached per piece,
+    unless ``cache=False``).
 
     >>> vocab = {i: bytes([i]) for i in range(256)} | {256: b"ab", 257: b" ab"}
     >>> seg = Segmenter(vocab, lambda piece: fewest_tokens(piece, set(vocab.values())))
@@ -267,11 +330,12 @@ class Segmenter:
     """
 
     def __init__(self, vocab: Mapping[int, bytes], cut: Callable[[bytes], Sequence[bytes]],
-                 pattern: str | None = "gpt2") -> None:
+                 pattern: str | None = "gpt2", cache: bool = True) -> None:
         self.vocab = dict(vocab)
         self.id_of = {token: i for i, token in self.vocab.items()}
         self.pattern = resolve_pattern(pattern)
-        self._cut = lru_cache(maxsize=None)(lambda piece: tuple(cut(piece)))
+        # subtle: cache=False for a cut that is random (random ties), so each occurrence is cut afresh
+        self._cut = lru_cache(maxsize=None)(lambda piece: tuple(cut(piece))) if cache else cut
 
     def tokens(self, text: str) -> list[bytes]:
         return [t for piece in pretokenize(text, self.pattern) for t in self._cut(piece.encode("utf-8"))]
@@ -318,6 +382,29 @@ def is_superword(token: bytes) -> bool:
     return any(c in b" \t\n" for c in token.strip())
 
 
+def words_in(token: bytes) -> int:
+    """How many words a token holds, as SuperBPE's released trainer counts them: the non-empty parts
+    between spaces (``new_token.split("Ġ")`` in its byte-level alphabet, where ``Ġ`` is a space).
+
+    >>> words_in(b" of the"), words_in(b"the"), words_in(b"  "), words_in(b", and the\\ncat")
+    (2, 1, 0, 3)
+    """
+    return sum(1 for part in token.split(b" ") if part)
+
+
+def released_stage2_allows(token: bytes, max_words: int = 4) -> bool:
+    """Would SuperBPE's released trainer make this token in stage 2? Not if it holds a colon followed by a
+    space, nor if it holds more than ``max_words`` words (alisawuffles/tokenizers-superbpe,
+    ``tokenizers/src/models/bpe/trainer.rs``, ``do_train_extend``); a refused pair is never merged.
+
+    >>> released_stage2_allows(b" of the"), released_stage2_allows(b"said: the")
+    (True, False)
+    >>> released_stage2_allows(b" one two three four"), released_stage2_allows(b" one two three four five")
+    (True, False)
+    """
+    return b": " not in token and words_in(token) <= max_words
+
+
 def line_units(text: str, pattern: str | None) -> list[list[bytes]]:
     """Stage 2's units: the text's pre-tokens, as stage 1 cut them, grouped into lines; a pre-token that
     holds a newline is a unit of its own. SuperBPE merges across words here, never across lines.
@@ -334,11 +421,14 @@ def line_units(text: str, pattern: str | None) -> list[list[bytes]]:
     return [u for u in units if u]
 
 
-def train_superbpe(text: str, n_merges: int, transition: int, pattern: str | None = "gpt2") -> SuperBPE:
+def train_superbpe(text: str, n_merges: int, transition: int, pattern: str | None = "gpt2",
+                   allows: Callable[[bytes], bool] | None = None) -> SuperBPE:
     """SuperBPE: ``transition`` merges of plain BPE inside pre-tokens, then the rest inside whole lines.
 
     Stage 2 starts each line from its pre-tokens as stage 1 left them, joined, and lets merges cross
-    what were pre-token boundaries. ``transition == n_merges`` is plain BPE.
+    what were pre-token boundaries. ``transition == n_merges`` is plain BPE. ``allows(token)``, if
+    given, is asked before each stage-2 merge; a pair whose token it refuses is never merged, and the
+    next best pair is taken instead (:func:`released_stage2_allows` is the released trainer's rule).
 
     >>> run = train_superbpe("of the cat, of the hat, of the mat\\n" * 5, 14, transition=8)
     >>> [a + b for a, b in run.merges[:8]]
@@ -346,11 +436,11 @@ def train_superbpe(text: str, n_merges: int, transition: int, pattern: str | Non
     >>> run.superwords()
     [b', of', b', of the ', b'of the ', b'of the c', b'of the cat']
     """
-    return sweep_superbpe(text, n_merges, [transition], pattern)[transition]
+    return sweep_superbpe(text, n_merges, [transition], pattern, allows)[transition]
 
 
-def sweep_superbpe(text: str, n_merges: int, transitions: Iterable[int],
-                   pattern: str | None = "gpt2") -> dict[int, SuperBPE]:
+def sweep_superbpe(text: str, n_merges: int, transitions: Iterable[int], pattern: str | None = "gpt2",
+                   allows: Callable[[bytes], bool] | None = None) -> dict[int, SuperBPE]:
     """:func:`train_superbpe` for several transition points, sharing stage 1 (its first merges are the same)."""
     n_merges = check_merges_count(n_merges)
     transitions = sorted(set(transitions))
@@ -372,6 +462,9 @@ def sweep_superbpe(text: str, n_merges: int, transitions: Iterable[int],
         done = stage1.state()
         stage2 = Merges(Counter(tuple(s for piece in unit for s in done[piece]) for unit in units))
         while len(both) < n_merges and (found := stage2.best()) is not None:
+            if allows is not None and not allows(found[0][0] + found[0][1]):
+                stage2.forbid(found[0])
+                continue
             both.append(found[0])
             stage2.merge(found[0])
         runs[transition] = SuperBPE(both, len(merges), pattern)  # subtle: stage 1 may have run out of pairs early
@@ -414,10 +507,17 @@ def intersection_over_self(pair_count: int, token_count: int) -> float:
 
 
 def train_picky(counts: Mapping[str, int], n_merges: int, threshold: float | None) -> Picky:
-    """Picky BPE: plain BPE, but after merging ``(x, y)`` a part whose IoS is at least ``threshold``
+    """Picky BPE: plain BPE, but after merging ``(x, y)`` a part whose IoS is greater than ``threshold``
     (and that is not a single byte) leaves the vocabulary, its remaining occurrences split back into
     the two tokens it was made of (recursively, if one of those left too). Training goes on until the
     vocabulary holds ``256 + n_merges`` tokens. ``threshold=None`` never removes: plain BPE.
+
+    The test is the reference implementation's (pchizhov/picky_bpe, ``bpe_trainer.py``,
+    ``_remove_if_possible`` and ``_merge_token_in_words``): with ``m`` the merges just made and ``r`` the
+    part's occurrences left after them, the part goes when ``m / (r + m) > threshold`` -- strictly.
+    For ``x != y`` that is ``f(x y) / f(x)`` before the merge. subtle: for a pair of one token with
+    itself, ``(x, x)``, each merge takes two ``x``, so ``r = f(x) - 2 m`` and the score is
+    ``m / (f(x) - m)``; and ``m`` counts the merges made, left to right (``x x x`` is one merge, not two).
 
     >>> run = train_picky(count_pretokens("hug hug hug hugs pug pugs pun"), 5, threshold=0.9)
     >>> [a + b for a, b in run.merges]
@@ -441,10 +541,11 @@ def train_picky(counts: Mapping[str, int], n_merges: int, threshold: float | Non
         return tuple(s for half in (a, b) for s in ((half,) if len(half) == 1 or half in alive else parts(half)))
 
     while len(merges) - len(removed) < n_merges and (found := m.best()) is not None:
-        pair, pair_count = found
-        before = {t: m.tokens[t] for t in set(pair)}
-        m.merge(pair)
+        pair = found[0]
         token = pair[0] + pair[1]
+        had = m.tokens[token]  # subtle: the token may exist already, made from another pair
+        m.merge(pair)
+        made = m.tokens[token] - had  # the merges made (for (x, x): fewer than the pair's count)
         merges.append(pair)
         events.append(("merge", pair))
         made_of[token] = pair
@@ -453,8 +554,9 @@ def train_picky(counts: Mapping[str, int], n_merges: int, threshold: float | Non
         if threshold is None:
             continue
         for part in dict.fromkeys(pair):
-            score = intersection_over_self(pair_count, before[part])
-            if len(part) > 1 and part in alive and score >= threshold:
+            # the part's occurrences now, counted when it is tested (after any removal just before it)
+            score = intersection_over_self(made, m.tokens[part] + made)
+            if len(part) > 1 and part in alive and score > threshold:
                 del alive[part]
                 m.split(part, parts)
                 removed.append((len(merges) - 1, part, score))
@@ -467,8 +569,8 @@ def picky_tokens_of(run: Picky) -> Callable[[bytes], list[bytes]]:
     made_of: dict[bytes, Pair] = {}
     alive: set[bytes] = set()
     steps: list[tuple[Pair, bytes] | tuple[bytes, dict[bytes, Pair], frozenset[bytes]]] = []
-    for kind, what in run.events:
-        if kind == "merge":
+    for _, what in run.events:
+        if isinstance(what, tuple):  # ("merge", pair); a removal is ("remove", token)
             made_of[what[0] + what[1]] = what
             alive.add(what[0] + what[1])
             steps.append((what, what[0] + what[1]))

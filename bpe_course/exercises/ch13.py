@@ -126,7 +126,7 @@ def check_mix(mix: Mapping[str, int]) -> Feedback:
     mix = {code: copies for code, copies in mix.items() if copies}
     baseline = _held_out_ratios(MIXES["balanced"])
     ratios = _held_out_ratios(mix)
-    worst, base_worst = max(ratios, key=ratios.get), max(baseline, key=baseline.get)
+    worst, base_worst = max(ratios, key=ratios.__getitem__), max(baseline, key=baseline.__getitem__)
     if mix == MIXES["balanced"]:
         return wrong(f"that is the balanced mix itself: {worst} costs {ratios[worst]:.2f}× English",
                      "change how many copies some languages get")

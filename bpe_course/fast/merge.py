@@ -216,10 +216,10 @@ def _merge_everywhere(pair: str, new: str, words: list[str], freqs: list[int],
     """
     entries = where.pop(pair)
     if len(entries) == 1:
-        fresh = _merge_once(pair, new, entries, words, freqs[entries[0]], pair_counts, where)
-        if fresh is not None:
-            return fresh
-    a, b = pair
+        once = _merge_once(pair, new, entries, words, freqs[entries[0]], pair_counts, where)
+        if once is not None:
+            return once
+    a, b = pair[0], pair[1]  # a pair is two characters, one per token
     lefts: dict[str, list[int]] = defaultdict(list)  # x -> a word for each time x stood left of the pair
     rights: dict[str, list[int]] = defaultdict(list)  # y -> ... right of it
     runs: list[int] = []

@@ -46,6 +46,7 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
+from typing import cast
 
 from ..bpe import merges_from_ranks
 from ..errors import TokenizerFileError
@@ -151,7 +152,7 @@ def _resolve(path: Path, format: str | None) -> tuple[str, Path, dict | None]:
                                  f"\"{FORMAT_NAME}\") nor a Hugging Face tokenizer.json (\"model\"); " + PASS_FORMAT)
     if found == "tiktoken":
         return "tiktoken", path.with_name(path.name.removesuffix(".json")), None
-    return format or found, path, data
+    return format or cast(str, found), path, data  # found is None only with a format given (raised above)
 
 
 def _json_format(data: object) -> str | None:

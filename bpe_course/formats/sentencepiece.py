@@ -43,7 +43,7 @@ def read_model(path: str | os.PathLike) -> SentencePieceModel:
         raise ImportError(f"reading a .model file needs the sentencepiece and protobuf packages "
                           f"(pip install 'bpe-course[interop]'): {e}") from None
     from google.protobuf.message import DecodeError
-    proto = sentencepiece_model_pb2.ModelProto()
+    proto = sentencepiece_model_pb2.ModelProto()  # type: ignore[attr-defined]  # made at import by protobuf's builder
     try:
         with open(path, "rb") as f:
             proto.ParseFromString(f.read())
@@ -52,8 +52,9 @@ def read_model(path: str | os.PathLike) -> SentencePieceModel:
     if not proto.pieces:
         raise TokenizerFileError(f"{path}: a SentencePiece model with no pieces")
     trainer, norm = proto.trainer_spec, proto.normalizer_spec
-    if trainer.model_type != sentencepiece_model_pb2.TrainerSpec.BPE:
-        raise TokenizerFileError(f"{path}: model_type is {sentencepiece_model_pb2.TrainerSpec.ModelType.Name(trainer.model_type)}, "
+    spec = sentencepiece_model_pb2.TrainerSpec  # type: ignore[attr-defined]  # made at import by protobuf's builder
+    if trainer.model_type != spec.BPE:
+        raise TokenizerFileError(f"{path}: model_type is {spec.ModelType.Name(trainer.model_type)}, "
                                  "not BPE; only SentencePiece's BPE is rebuilt here")
     if norm.name not in ("identity", "") or norm.precompiled_charsmap:
         raise TokenizerFileError(f"{path}: normalizer '{norm.name}' rewrites characters by a compiled table; "

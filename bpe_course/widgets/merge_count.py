@@ -29,7 +29,7 @@ from __future__ import annotations
 import html
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
-from typing import Union
+from typing import TypedDict, Union, cast
 
 import ipywidgets as widgets
 
@@ -39,6 +39,18 @@ from ..viz import chips_html, token_label
 from ..measures import shown, text_measures
 
 TokenizerSource = Union[Tokenizer, Callable[[], Tokenizer]]  # a tokenizer, or a function loading one on demand
+
+
+class Shown(TypedDict, total=False):
+    """What the slider shows (empty before the first draw)."""
+
+    name: str
+    merges: int
+    n_merges: int
+    text: str
+    ids: list[int]
+    numbers: dict[str, float]
+    vocab_entries: int
 
 MAX_CHIPS = 1500  # beyond this many tokens the chips stop (the counts do not)
 CACHE_SIZE = 256  # encodings remembered, keyed by (tokenizer, merges, text): sliding back is instant
@@ -115,7 +127,8 @@ def course_tokenizers(own: Tokenizer | None = None, own_name: str = "your tokeni
     ['GPT-2', 'GPT-4 (cl100k)', 'GPT-4o (o200k)']
     """
     found: dict[str, TokenizerSource] = {own_name: own} if own is not None else {}
-    return found | pretrained.loaders("byte-level")
+    # cast: the byte-level loaders build Tokenizers (loaders() is typed for every kind)
+    return found | cast(dict[str, TokenizerSource], pretrained.loaders("byte-level"))
 
 
 class MergeCountSlider:
@@ -162,7 +175,7 @@ class MergeCountSlider:
         self._wanted: int | None = merges  # the merge count asked for; None: all
         self._configured: str | None = None  # the tokenizer the slider's notches are laid out for
         self._syncing = self._updating = self._stale = False
-        self.shown: dict[str, object] = {}
+        self.shown: Shown = {}
         self.notches: list[int] = []  # the slider's merge counts
         self.message = ""
 

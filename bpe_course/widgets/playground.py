@@ -28,10 +28,12 @@ from __future__ import annotations
 
 import html as _html
 from collections.abc import Iterable, Mapping
+from typing import cast
 
 import ipywidgets as widgets
 
 from .. import pretrained
+from ..tokenizer import Tokenizer
 from ..viz import chips_html
 
 MAX_CHIPS = 1500  # beyond this many tokens a row shows the count and only the first chips
@@ -53,7 +55,7 @@ class Playground:
     pass ``allowed_special=()`` to treat them as ordinary text instead.
     """
 
-    def __init__(self, tokenizers: Mapping[str, object], text: str = "", *,
+    def __init__(self, tokenizers: Mapping[str, Tokenizer], text: str = "", *,
                  allowed_special: Iterable[str] | str = "all") -> None:
         if not tokenizers:
             raise ValueError("Playground needs at least one tokenizer, e.g. {'GPT-2': bpe_course.gpt2()}")
@@ -75,7 +77,7 @@ class Playground:
         self.update()
 
     @classmethod
-    def with_pretrained(cls, tokenizers: Mapping[str, object] | None = None, text: str = "", *,
+    def with_pretrained(cls, tokenizers: Mapping[str, Tokenizer] | None = None, text: str = "", *,
                         names: Iterable[str] = OPENAI, **options) -> Playground:
         """A playground with ``tokenizers`` (your own, say) first, then the named byte-level tokenizers
         ``names`` of :data:`bpe_course.pretrained.NAMED` (``"tekken"`` too, when ``mistral-common`` is
@@ -84,8 +86,9 @@ class Playground:
         unknown = [n for n in names if n not in offered]
         if unknown:
             raise ValueError(f"no named tokenizer {unknown[0]!r} to play with; installed here: {', '.join(offered)}")
-        return cls({**(tokenizers or {}), **{pretrained.entry(n).label: pretrained.load(n) for n in names}}, text,
-                   **options)
+        # cast: byte-level names (offered) load Tokenizers; load() is typed for SentencePiece files too
+        loaded = {pretrained.entry(n).label: cast(Tokenizer, pretrained.load(n)) for n in names}
+        return cls({**(tokenizers or {}), **loaded}, text, **options)
 
     def _on_text(self, change: dict) -> None:
         self.update()

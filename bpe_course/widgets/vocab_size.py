@@ -140,7 +140,7 @@ def plot_vocab_size(data: pd.DataFrame, title: str = "Vocabulary size against to
     fig = Figure(figsize=(11, 4.2), layout="constrained")
     axes = fig.subplots(1, 2)
     colours = dict(zip(data["corpus"].unique(), ("tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple")))
-    markers = {}
+    markers: dict[str, str] = {}
     for ax, column, label in zip(axes, ("tokens_per_word", "bytes_per_token"),
                                  ("tokens per word (lower is better)", "bytes per token (higher is better)")):
         for source, rows in data.groupby("corpus", sort=False):

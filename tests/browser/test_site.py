@@ -1,7 +1,7 @@
 """The course website in a real browser: landing page, the sidebar to two chapters, search; on a
 phone (390 px wide) the chapter menu and the contents; search opened as a file.
 
-The site is the one ``tests/test_site.py`` builds once per run, served by a small ``http.server``
+The site is the one ``tests/project/test_site.py`` builds once per run, served by a small ``http.server``
 on 127.0.0.1. Every request the page makes to any other address is blocked and fails the test,
 as does any console error or failed request: the site must read correctly offline.
 
@@ -26,7 +26,7 @@ import nbformat
 import pytest
 from playwright.sync_api import Page, expect
 
-from test_site import CHAPTERS, built_site, first_heading, site_heading  # tests/test_site.py: one build per run
+from project.test_site import CHAPTERS, built_site, first_heading, site_heading  # tests/project/test_site.py: one build per run
 
 from .lab_page import ARTIFACTS, README_IMAGES, TIMEOUT_MS, UPDATE_SCREENSHOTS
 
