@@ -19,6 +19,7 @@ Two layers, applied in this order:
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
 
@@ -55,6 +56,11 @@ _WHITESPACE = regex.compile(r"\s")  # the patterns' own idea of whitespace (Unic
 # A pattern read from a file may backtrack exponentially (``(a|a)+b`` on thirty a's runs for
 # ages); no single match of a custom pattern may take longer than this (the regex module's timeout).
 PIECE_SECONDS = 10.0
+# ... and no whole call much longer than twice that plus this much per million characters: a pattern
+# whose every match is quick can still take minutes on a few kilobytes (``\w+(?=\t)|.`` rescans the
+# rest of a word at every letter: quadratic). Sensible patterns take under 1 s per million characters,
+# so the budget leaves them a wide margin and still stops a runaway in seconds (see pattern_budget).
+SECONDS_PER_MILLION = 10.0
 
 PATTERNS: dict[str, str | None] = {"gpt2": GPT2_PATTERN, "gpt4": GPT4_PATTERN, "gpt4o": GPT4O_PATTERN, "none": None}
 # The patterns whose letters, marks, digits and spaces follow tiktoken's Unicode tables (bpe_course.unicode_classes).
@@ -118,14 +124,32 @@ def pretokenize(text: str, pattern: str | None) -> list[str]:
     return _with_gaps(compiled_pattern(pattern), text)
 
 
-class PatternTimeoutError(ValueError):
-    """A pre-tokenization pattern that ran longer than ``PIECE_SECONDS`` on one piece of text."""
+def pattern_budget(n_chars: int) -> float:
+    """The CPU seconds a custom pattern may spend on a text of ``n_chars`` characters in one call:
+    twice ``PIECE_SECONDS`` (a slow piece has its full limit, after a first stretch of quick ones) plus
+    ``SECONDS_PER_MILLION`` per million characters. The budget is checked each time the piece limit
+    runs out, so a call ends at most ``PIECE_SECONDS`` after its budget is spent.
 
-    def __init__(self, pattern: str, text: str, position: int) -> None:
-        self.pattern, self.position = pattern, position
-        super().__init__(f"pre-tokenization pattern {pattern!r} ran for more than {PIECE_SECONDS:g} s looking for "
-                         f"one piece at character {position} ({text[position:position + 40]!r}); it backtracks "
-                         "too much to be used (e.g. (a|a)+ tries every way to split a run of a's)")
+    >>> pattern_budget(0), pattern_budget(2_000_000)
+    (20.0, 40.0)
+    """
+    return 2 * PIECE_SECONDS + SECONDS_PER_MILLION * n_chars / 1e6
+
+
+class PatternTimeoutError(ValueError):
+    """A pre-tokenization pattern that ran longer than ``PIECE_SECONDS`` on one piece of text, or longer than
+    :func:`pattern_budget` allows on the whole text (``budget`` is then that many seconds)."""
+
+    def __init__(self, pattern: str, text: str, position: int, budget: float | None = None) -> None:
+        self.pattern, self.position, self.budget = pattern, position, budget
+        if budget is None:
+            what = f"ran for more than {PIECE_SECONDS:g} s looking for one piece at character {position}"
+        else:
+            what = (f"ran for more than {budget:.3g} s of CPU time on {len(text):,} characters (its budget: "
+                    f"{2 * PIECE_SECONDS:g} s + {SECONDS_PER_MILLION:g} s per million characters) and got only to "
+                    f"character {position}")
+        super().__init__(f"pre-tokenization pattern {pattern!r} {what} ({text[position:position + 40]!r}); it "
+                         "backtracks too much to be used (e.g. (a|a)+ tries every way to split a run of a's)")
 
 
 def _with_gaps(compiled: regex.Pattern, text: str) -> list[str]:
@@ -143,13 +167,17 @@ def _with_gaps(compiled: regex.Pattern, text: str) -> list[str]:
 
 
 def _matches(compiled: regex.Pattern, text: str) -> Iterator[regex.Match]:
-    """``compiled.finditer(text)``, raising :class:`PatternTimeoutError` when one match takes over ``PIECE_SECONDS``.
+    """``compiled.finditer(text)``, raising :class:`PatternTimeoutError` when one match takes over ``PIECE_SECONDS``
+    or the whole scan over :func:`pattern_budget` of the text.
 
-    subtle: the regex module's ``timeout=`` bounds a whole ``finditer``, not one match. So each
-    time it runs out, the scan starts again where the last match ended, with a new timeout; only
-    a timeout without a single match in between is one piece taking too long. (Restarted at the
-    end of an empty match, the scan finds that empty match again: it is skipped.)
+    subtle: the regex module's ``timeout=`` bounds a whole ``finditer``, not one match, and counts
+    the process's CPU time. So each time it runs out, the scan starts again where the last match
+    ended, with a new timeout; a timeout without a single match in between is one piece taking too
+    long. A timeout after matches, once the call's CPU time is past its budget, is the whole text
+    taking too long, however quick each match was. (Restarted at the end of an empty match, the
+    scan finds that empty match again: it is skipped.)
     """
+    budget, started = pattern_budget(len(text)), time.process_time()
     position, last = 0, None
     while True:
         found = False
@@ -164,6 +192,8 @@ def _matches(compiled: regex.Pattern, text: str) -> Iterator[regex.Match]:
             if not found:
                 raise PatternTimeoutError(compiled.pattern, text, position) from None
             position = last[1]
+            if time.process_time() - started > budget:
+                raise PatternTimeoutError(compiled.pattern, text, position, budget) from None
 
 
 def replace_lone_surrogates(text: str) -> str:

@@ -32,9 +32,13 @@ kilobytes take seconds.
 from __future__ import annotations
 
 import heapq
+import re
+from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
+from itertools import islice
+from operator import neg
 from typing import NamedTuple
 
 from .bpe import merge_by_rank
@@ -224,6 +228,62 @@ def merge_in_order(symbols: Sequence[bytes], ranks: Mapping[Pair, int]) -> list[
     return merge_by_rank(list(symbols), lambda a, b: ranks.get((a, b), float("inf")))
 
 
+LONG_SEQUENCE = 64  # longer symbol sequences are merged with a heap: heap_merge_in_order, O(n log n)
+
+
+def heap_merge_in_order(symbols: Sequence[bytes], ranks: Mapping[Pair, int]) -> list[bytes]:
+    """The parts :func:`merge_in_order` leaves, in O(n log n) rather than O(n^2): for long lines and pieces.
+
+    The symbols are a linked list named by their first index; ``rank_at[s]`` is the rank of the
+    pair that starts at ``s`` now (``None``: no merge), and each pair that is a merge waits in a heap
+    as ``(rank, s)``: the smallest is the lowest rank, leftmost on ties -- :func:`merge_in_order`'s choice.
+
+    subtle: a merge leaves stale entries in the heap, skipped when popped because their rank is no
+    longer ``rank_at[s]``: the pair at ``s`` is another pair now (its left symbol grew), and each pair
+    has a rank of its own; an index whose symbol was merged away holds ``None``.
+
+    >>> ranks = {(b"l", b"o"): 0, (b"lo", b"w"): 1, (b"e", b"r"): 2}
+    >>> heap_merge_in_order(split_bytes(b"lower lower"), ranks) == merge_in_order(split_bytes(b"lower lower"), ranks)
+    True
+    """
+    parts: list[bytes | None] = list(symbols)
+    n = len(parts)
+    get = ranks.get
+    after = list(range(1, n + 1))  # after[s]: the index of the symbol after the one at s (n: the end)
+    before = list(range(-1, n - 1))  # before[s]: the index of the symbol before it (-1: the start)
+    rank_at = [get((parts[s], parts[s + 1])) for s in range(n - 1)] + [None]
+    heap = [(r, s) for s, r in enumerate(rank_at) if r is not None]
+    heapq.heapify(heap)
+    while heap:
+        r, s = heapq.heappop(heap)
+        if rank_at[s] != r:
+            continue  # stale
+        m = after[s]
+        parts[s] += parts[m]
+        parts[m] = rank_at[m] = None
+        e = after[s] = after[m]
+        rank_at[s] = None
+        if e < n:
+            before[e] = s
+            if (r := get((parts[s], parts[e]))) is not None:
+                rank_at[s] = r
+                heapq.heappush(heap, (r, s))
+        if (p := before[s]) >= 0:
+            if (r := get((parts[p], parts[s]))) is not None:
+                heapq.heappush(heap, (r, p))
+            rank_at[p] = r
+    return [part for part in parts if part is not None]
+
+
+def merged_in_order(symbols: Sequence[bytes], ranks: Mapping[Pair, int]) -> list[bytes]:
+    """:func:`merge_in_order`'s parts, by the plain loop for short sequences and the heap for long ones."""
+    return merge_in_order(symbols, ranks) if len(symbols) <= LONG_SEQUENCE else heap_merge_in_order(symbols, ranks)
+
+
+LONG_PIECE_BYTES = 128  # fewest_tokens cuts a longer piece with the run-aware search (_fewest_tokens_long)
+LONG_RUN = 16  # ... in which a run of this many copies of one byte is a "long run"
+
+
 def fewest_tokens(piece: bytes, vocab: set[bytes] | frozenset[bytes], longest: int | None = None) -> list[bytes]:
     """The fewest tokens of ``vocab`` that spell ``piece`` (a shortest path over its byte positions).
 
@@ -237,7 +297,20 @@ def fewest_tokens(piece: bytes, vocab: set[bytes] | frozenset[bytes], longest: i
     [b'abc', b'd']
     >>> fewest_tokens(b"xabcd", vocab)
     [b'x', b'abc', b'd']
+
+    subtle (speed): trying every token length at every position is cubic when pieces and tokens are
+    long (a run of 10,000 letters against a vocabulary of long runs: hours). A piece longer than
+    ``LONG_PIECE_BYTES`` goes to :func:`_fewest_tokens_long`, which finds the same cut in near-linear
+    time in the piece; :func:`_fewest_tokens_plain` is its slower twin, which the tests compare it with.
     """
+    if len(piece) > LONG_PIECE_BYTES:
+        return _fewest_tokens_long(piece, vocab)
+    return _fewest_tokens_plain(piece, vocab, longest)
+
+
+def _fewest_tokens_plain(piece: bytes, vocab: set[bytes] | frozenset[bytes], longest: int | None = None
+                         ) -> list[bytes]:
+    """:func:`fewest_tokens` by the plain shortest path: every length up to ``longest`` at every position."""
     n = len(piece)
     longest = longest or max(map(len, vocab), default=1)
     best = [0] * (n + 1)
@@ -248,9 +321,97 @@ def fewest_tokens(piece: bytes, vocab: set[bytes] | frozenset[bytes], longest: i
             if best[j] + 1 < best[i] and piece[i:j] in vocab:
                 best[i], step[i] = best[j] + 1, j - i
         if best[i] > n:
-            raise ValueError(f"byte {piece[i]:#04x} at offset {i} of {piece[:40]!r} is not in the vocabulary")
+            _missing_byte(piece, i)
+    return _cut(piece, step)
+
+
+def _fewest_tokens_long(piece: bytes, vocab: set[bytes] | frozenset[bytes]) -> list[bytes]:
+    """:func:`fewest_tokens` for a long piece, looking only at the token lengths that can fit each position.
+
+    A token is *plain* when it holds no long run (``LONG_RUN`` copies of one byte in a row), else it
+    has a first long run of ``m`` copies of byte ``c`` at offset ``o``. Then, at position ``i``:
+
+    * a plain token is no longer than the longest plain token of the vocabulary, and stops before the
+      piece's next long run is ``LONG_RUN`` bytes in; inside a long run it is one of the run's short
+      pieces ``c * k``;
+    * a token that is a run and nothing else (``c * m``) fits wherever ``m`` copies of ``c`` follow;
+    * any other token with a long run fits at one position per long run of the piece at most: its run
+      of ``m`` is the piece's run (starting where the piece's run starts, when ``o > 0``; ending where
+      it ends, when bytes follow it in the token), so it is tried there alone, with ``startswith``.
+
+    So a position costs at most the longest plain token's length in lookups, and a position inside a
+    run of one byte only as many as the vocabulary has runs of that byte: linear in a run's length.
+    The vocabulary is read once per call (only long pieces come here).
+    """
+    n = len(piece)
+    long_run = re.compile(rb"(.)\1{%d,}" % (LONG_RUN - 1), re.DOTALL)
+    plain_cap = max((len(t) for t in vocab if len(t) < LONG_RUN), default=1)
+    pure: dict[int, set[int]] = {}  # byte -> the lengths k >= LONG_RUN with bytes([byte]) * k in vocab
+    mixed: dict[int, list[tuple[bytes, int, int, bool]]] = {}  # byte -> (token, o, m, bytes follow its run)
+    for token in vocab:
+        if len(token) < LONG_RUN:
+            continue
+        found = long_run.search(token)
+        if found is None:
+            plain_cap = max(plain_cap, len(token))
+            continue
+        o, m, byte = found.start(), found.end() - found.start(), token[found.start()]
+        if o == 0 and m == len(token):
+            pure.setdefault(byte, set()).add(m)
+        else:
+            mixed.setdefault(byte, []).append((token, o, m, o + m < len(token)))
+    runs = [(r.start(), r.end() - r.start(), piece[r.start()]) for r in long_run.finditer(piece)]
+    run_lengths = {}  # byte -> every k with bytes([byte]) * k in vocab, longest first
+    for byte in {byte for _, _, byte in runs}:
+        short = [k for k in range(1, LONG_RUN) if bytes([byte]) * k in vocab]
+        run_lengths[byte] = sorted(pure.get(byte, set()).union(short), reverse=True)
+    extra: dict[int, list[int]] = {}  # position -> lengths of tokens with a long run that start there
+    for start, length, byte in runs:
+        for token, o, m, follows in mixed.get(byte, ()):
+            if m > length or (follows and o > 0 and m != length):
+                continue
+            i = start - o if o > 0 else start + length - m
+            if i >= 0 and piece.startswith(token, i):
+                extra.setdefault(i, []).append(len(token))
+    left = [0] * n  # how many copies of piece[i] follow from i on (itself included)
+    next_run = [n] * (n + 1)  # where the first long run starting after i starts (n: none)
+    starts = {start for start, _, _ in runs}
+    for i in range(n - 1, -1, -1):
+        left[i] = left[i + 1] + 1 if i + 1 < n and piece[i + 1] == piece[i] else 1
+        next_run[i] = i + 1 if i + 1 in starts else next_run[i + 1]
+    best = [0] * (n + 1)
+    step = [0] * (n + 1)
+    for i in range(n - 1, -1, -1):
+        count, size = n + 1, 0
+        if left[i] >= LONG_RUN:  # inside a long run: only runs of this byte fit here, and long-run tokens
+            lengths = run_lengths[piece[i]]  # longest first
+            for k in islice(lengths, bisect_left(lengths, -left[i], key=neg), None):
+                if best[i + k] + 1 < count:
+                    count, size = best[i + k] + 1, k
+                    if count == 1:
+                        break  # nothing beats one token
+        else:
+            end = min(n, i + plain_cap, next_run[i] + LONG_RUN - 1)
+            for j in range(end, i, -1):  # longest first: a tie keeps the longer one
+                if best[j] + 1 < count and piece[i:j] in vocab:
+                    count, size = best[j] + 1, j - i
+        for k in extra.get(i, ()):
+            if (best[i + k] + 1, -k) < (count, -size):
+                count, size = best[i + k] + 1, k
+        if count > n:
+            _missing_byte(piece, i)
+        best[i], step[i] = count, size
+    return _cut(piece, step)
+
+
+def _missing_byte(piece: bytes, i: int) -> None:
+    raise ValueError(f"byte {piece[i]:#04x} at offset {i} of {piece[:40]!r} is not in the vocabulary")
+
+
+def _cut(piece: bytes, step: list[int]) -> list[bytes]:
+    """``piece`` cut by ``step`` (the length of the first token from each position)."""
     out, i = [], 0
-    while i < n:
+    while i < len(piece):
         out.append(piece[i:i + step[i]])
         i += step[i]
     return out
@@ -382,11 +543,12 @@ def sweep_superbpe(text: str, n_merges: int, transitions: Iterable[int],
 def superbpe_tokens(run: SuperBPE, text: str) -> list[bytes]:
     """Encode ``text`` as ``run`` was trained: stage 1's merges in each pre-token, then stage 2's in each line."""
     first, second = pair_ranks(run.merges[:run.transition]), pair_ranks(run.merges[run.transition:])
-    inside = lru_cache(maxsize=None)(lambda piece: tuple(merge_in_order(split_bytes(piece), first)))
+    inside = lru_cache(maxsize=None)(lambda piece: tuple(merged_in_order(split_bytes(piece), first)))
     out = []
     for unit in line_units(text, run.pattern):
         symbols = [s for piece in unit for s in inside(piece)]
-        out += merge_in_order(symbols, second) if second else symbols
+        # subtle: a line is one sequence (a paragraph per line is thousands of symbols): merged with a heap
+        out += merged_in_order(symbols, second) if second else symbols
     return out
 
 
