@@ -54,6 +54,8 @@ class SentencePieceModel:
     bos_id: int = 1
     eos_id: int = 2
     source: str = field(default="(in memory)")
+    treat_whitespace_as_suffix: bool = False  # the dummy ▁ goes at the end of the text, not in front
+    unk_surface: str = " \u2047 "  # what decoding writes for <unk> (sentencepiece's default: " ⁇ ")
 
 
 def read_model(path: str | os.PathLike) -> SentencePieceModel:
@@ -61,6 +63,14 @@ def read_model(path: str | os.PathLike) -> SentencePieceModel:
 
     subtle: the file is a protocol buffer; ``sentencepiece_model_pb2`` (shipped in the ``sentencepiece``
     wheel, it needs ``protobuf``) parses it, so no byte of the format is decoded by hand here.
+
+    A file is refused, naming the file, where ``sentencepiece`` refuses it (an empty or repeated
+    piece, no ``<unk>`` or two, a byte piece without ``byte_fallback``) and where it would be read
+    differently from ``sentencepiece``: a normaliser or denormaliser table, and a file that is cut
+    short (no trainer or normaliser settings: read with their defaults, its whitespace would change).
+    ``treat_whitespace_as_suffix`` and ``unk_surface`` are read and followed. The ids of ``<unk>``,
+    ``<s>`` and ``</s>`` are found as ``sentencepiece`` finds them: the piece of type unknown, and the
+    control pieces named ``trainer_spec.bos_piece`` / ``eos_piece`` (-1 when there is none).
     """
     try:
         from sentencepiece import sentencepiece_model_pb2
@@ -76,6 +86,11 @@ def read_model(path: str | os.PathLike) -> SentencePieceModel:
         raise TokenizerFileError(f"{path}: not a SentencePiece .model file ({e})") from None
     if not proto.pieces:
         raise TokenizerFileError(f"{path}: a SentencePiece model with no pieces")
+    for spec in ("trainer_spec", "normalizer_spec"):
+        if not proto.HasField(spec):
+            raise TokenizerFileError(f"{path}: no {spec} after its {len(proto.pieces):,} pieces: the file is cut short "
+                                     "(sentencepiece's trainer always writes it; read with its defaults, the text's "
+                                     "whitespace would be handled otherwise than the model was trained with)")
     trainer, norm = proto.trainer_spec, proto.normalizer_spec
     if trainer.model_type != sentencepiece_model_pb2.TrainerSpec.BPE:
         raise TokenizerFileError(f"{path}: model_type is {sentencepiece_model_pb2.TrainerSpec.ModelType.Name(trainer.model_type)}, "
@@ -83,12 +98,65 @@ def read_model(path: str | os.PathLike) -> SentencePieceModel:
     if norm.name not in ("identity", "") or norm.precompiled_charsmap:
         raise TokenizerFileError(f"{path}: normalizer '{norm.name}' rewrites characters by a compiled table; "
                                  "only the 'identity' normaliser (Mistral's and LLaMA's) is rebuilt here")
+    if proto.HasField("denormalizer_spec") and proto.denormalizer_spec.precompiled_charsmap:
+        raise TokenizerFileError(f"{path}: denormalizer_spec '{proto.denormalizer_spec.name}' rewrites decoded text "
+                                 "by a compiled table; this rebuild decodes without one")
+    for name in ("bos_piece", "eos_piece", "unk_surface"):
+        if not isinstance(getattr(trainer, name), str):
+            raise TokenizerFileError(f"{path}: trainer_spec.{name} is not UTF-8 text ({getattr(trainer, name)!r})")
+    kinds = [KINDS[p.type] for p in proto.pieces]
+    pieces = [p.piece for p in proto.pieces]
+    unk_id = _check_pieces(path, pieces, kinds, trainer.byte_fallback)
+    reserved = {p: i for i, (p, k) in reversed(list(enumerate(zip(pieces, kinds))))
+                if k not in ("normal", "user_defined", "unused")}
+
+    def control_id(name: str) -> int:
+        """sentencepiece's bos_id() / eos_id(): the control piece of that name, else -1."""
+        i = reserved.get(name)
+        return i if i is not None and kinds[i] == "control" else -1
+
     return SentencePieceModel(
-        pieces=[p.piece for p in proto.pieces], scores=[p.score for p in proto.pieces],
-        kinds=[KINDS[p.type] for p in proto.pieces],
+        pieces=pieces, scores=[p.score for p in proto.pieces], kinds=kinds,
         add_dummy_prefix=norm.add_dummy_prefix, remove_extra_whitespaces=norm.remove_extra_whitespaces,
         escape_whitespaces=norm.escape_whitespaces, byte_fallback=trainer.byte_fallback,
-        unk_id=trainer.unk_id, bos_id=trainer.bos_id, eos_id=trainer.eos_id, source=str(path))
+        unk_id=unk_id, bos_id=control_id(trainer.bos_piece), eos_id=control_id(trainer.eos_piece), source=str(path),
+        treat_whitespace_as_suffix=trainer.treat_whitespace_as_suffix, unk_surface=trainer.unk_surface)
+
+
+def _check_pieces(path: str | os.PathLike, pieces: list[str], kinds: list[str], byte_fallback: bool) -> int:
+    """What sentencepiece checks when it loads pieces (model_interface.cc); returns the id of ``<unk>``.
+
+    Normal, user-defined and unused pieces are looked up in one table, the others (control,
+    unknown, byte) in another: a string may be in each once.
+    """
+    seen: dict[tuple[bool, str], int] = {}
+    unk_id = None
+    for i, (piece, kind) in enumerate(zip(pieces, kinds)):
+        if not isinstance(piece, str):  # subtle: protobuf hands over a string field that is not UTF-8 as bytes
+            raise TokenizerFileError(f"{path}: piece {i} is not UTF-8 text ({piece[:40]!r})")
+        if not piece:
+            raise TokenizerFileError(f"{path}: piece {i} is empty (sentencepiece refuses the file)")
+        key = (kind in ("normal", "user_defined", "unused"), piece)
+        if key in seen:
+            raise TokenizerFileError(f"{path}: piece {i} {piece!r} is already piece {seen[key]} (sentencepiece refuses "
+                                     "the file)")
+        seen[key] = i
+        if kind == "unknown":
+            if unk_id is not None:
+                raise TokenizerFileError(f"{path}: piece {i} {piece!r} is a second unknown piece after piece {unk_id} "
+                                         "(sentencepiece refuses the file)")
+            unk_id = i
+        if kind == "byte":
+            if not byte_fallback:
+                raise TokenizerFileError(f"{path}: piece {i} {piece!r} is a byte piece but byte_fallback is off "
+                                         "(sentencepiece refuses the file)")
+            if not re.fullmatch("<0x[0-9A-F]{2}>", piece):
+                raise TokenizerFileError(f"{path}: piece {i} {piece!r} is a byte piece not written <0xNN> "
+                                         "(sentencepiece refuses the file)")
+    if unk_id is None:
+        raise TokenizerFileError(f"{path}: no unknown piece (<unk>) among its {len(pieces):,} pieces "
+                                 "(sentencepiece refuses the file)")
+    return unk_id
 
 
 def byte_piece(byte: int) -> str:
@@ -227,23 +295,26 @@ class SentencePieceBPE:
         return len(self.pieces)
 
     def normalize(self, text: str) -> str:
-        """The text as the model sees it: ``▁`` for each space, one ``▁`` in front (the dummy prefix)
-        unless the text is empty; with ``remove_extra_whitespaces``, no space at either end and none
-        repeated."""
+        """The text as the model sees it: ``▁`` for each space, one ``▁`` in front (the dummy prefix; at the
+        end with ``treat_whitespace_as_suffix``) unless the text is empty; with ``remove_extra_whitespaces``,
+        no space at either end and none repeated."""
         _check_text(text)
         model = self.model
         if model.remove_extra_whitespaces:
             text = re.sub(" +", " ", text).strip(" ")
         if not text:
             return ""
-        if model.add_dummy_prefix:
+        space = SPACE if model.escape_whitespaces else " "
+        if model.add_dummy_prefix and not model.treat_whitespace_as_suffix:
             text = " " + text
         if model.escape_whitespaces:
             text = text.replace(" ", SPACE)
         if model.remove_extra_whitespaces:
             # subtle: SentencePiece strips trailing spaces *after* escaping them, so a typed ▁ at the end
             # goes too (a typed ▁ at the start stays: leading spaces are stripped before escaping)
-            text = text.rstrip(SPACE if model.escape_whitespaces else " ")
+            text = text.rstrip(space)
+        if model.add_dummy_prefix and model.treat_whitespace_as_suffix:
+            text += space  # subtle: the "dummy prefix" becomes a suffix, added after the trailing spaces went
         return text
 
     def split(self, normalized: str) -> tuple[list[str], frozenset[int]]:
@@ -299,29 +370,46 @@ class SentencePieceBPE:
         return [self.pieces[i] for i in self.encode(text)]
 
     def decode(self, ids: Sequence[int]) -> str:
-        """Text back from ids: byte pieces joined into UTF-8, ``▁`` read as a space, the dummy prefix
-        dropped, control pieces (``<s>``, ``[INST]``...) written as nothing, as the library does."""
-        out = bytearray()
+        """Text back from ids, as the library decodes them (sentencepiece_processor.cc's ``Decode``):
+        consecutive byte pieces joined into UTF-8, ``▁`` read as a space, control pieces (``<s>``,
+        ``[INST]``...) written as nothing and ``<unk>`` as the model's ``unk_surface`` (`` ⁇ `` unless
+        the file says otherwise).
+
+        subtle: the dummy prefix is the ``▁`` that starts the first piece, dropped only while nothing
+        has been written yet; with ``remove_extra_whitespaces`` the ``▁`` of every piece up to the
+        first text goes (``▁``, ``▁``, ``▁a`` is ``a``), as the normaliser never leaves two there.
+        """
+        model = self.model
         byte_of = {i: b for b, i in self.byte_ids.items()}
+        out: list[str] = []
+        pending = bytearray()  # byte pieces not yet read as UTF-8
+        first, seen_prefix = True, False  # first: no text yet, so a leading ▁ may be the dummy prefix
         for position, i in enumerate(ids):
             if not isinstance(i, int) or not 0 <= i < len(self.pieces):
                 raise ValueError(f"id {i!r} at position {position} is not an id of this model "
                                  f"(0 to {len(self.pieces) - 1})")
-            kind = self.model.kinds[i]
+            if i in byte_of:
+                pending.append(byte_of[i])
+                continue
+            if pending:
+                out.append(pending.decode("utf-8", errors="replace"))
+                pending.clear()
+            first = first and not seen_prefix and not any(out)
+            seen_prefix = False
+            kind = model.kinds[i]
             if kind == "control":
                 continue
-            if i in byte_of:
-                out.append(byte_of[i])
-            elif kind == "unknown":
-                out += " \u2047 ".encode("utf-8")
-            else:
-                out += self.pieces[i].encode("utf-8")
-        text = out.decode("utf-8", errors="replace")
-        if self.model.escape_whitespaces:
-            text = text.replace(SPACE, " ")
-        if self.model.add_dummy_prefix and text.startswith(" "):
-            text = text[1:]
-        return text
+            if kind == "unknown":
+                out.append(model.unk_surface)
+                continue
+            piece = self.pieces[i]
+            if first and (model.add_dummy_prefix or model.remove_extra_whitespaces) and piece.startswith(SPACE):
+                piece = piece[1:]
+                seen_prefix = not model.remove_extra_whitespaces
+            out.append(piece.replace(SPACE, " "))  # subtle: whether or not escape_whitespaces is set
+        if pending:
+            out.append(pending.decode("utf-8", errors="replace"))
+        return "".join(out)
 
 
 def _check_text(text: object) -> None:
