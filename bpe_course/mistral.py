@@ -15,7 +15,6 @@ does, in ids, part by part.
 from __future__ import annotations
 
 import base64
-import json
 import os
 from dataclasses import dataclass
 from functools import lru_cache
@@ -23,13 +22,15 @@ from pathlib import Path
 
 from .bpe import merges_from_ranks
 from .errors import HashMismatchError, TokenizerFileError
-from .files import sha256_file
+from .files import decode_utf8, read_bytes_limited, sha256_file
+from .formats.common import parse_json
 from .sentencepiece_bpe import SentencePieceBPE
 from .tokenizer import Tokenizer
 
 V1_FILE = "tokenizer.model.v1"
 V3_FILE = "mistral_instruct_tokenizer_240323.model.v3"
 TEKKEN_FILE = "tekken_240911.json"
+MAX_TEKKEN_BYTES = 1 << 28  # 256 MiB: a larger Tekken file is refused unread (tekken_240911.json is 19 MB)
 
 # sha256 of the files as mistral-common 1.9.1 to 1.13.1 ship them in mistral_common/data/.
 MISTRAL_SHA256 = {
@@ -86,15 +87,13 @@ def read_tekken(path: str | os.PathLike) -> tuple[dict[bytes, int], str, dict[st
     Ranks start at 0 as in a ``.tiktoken`` file; a token's id is its rank plus the number of
     reserved special ids (1,000 in ``tekken_240911.json``).
     """
+    data = parse_json(decode_utf8(read_bytes_limited(path, TokenizerFileError, MAX_TEKKEN_BYTES, "Tekken file"), path,
+                                  TokenizerFileError), path)  # subtle: never /dev/zero, never 10 GB
     try:
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
         config = data["config"]
         n_special, n_vocab, pattern = (config["default_num_special_tokens"], config["default_vocab_size"],
                                        config["pattern"])
         entries = data["vocab"][:n_vocab - n_special]
-    except (json.JSONDecodeError, UnicodeDecodeError) as e:
-        raise TokenizerFileError(f"{path}: not a Tekken JSON file ({e})") from None
     except KeyError as e:
         raise TokenizerFileError(f"{path}: no key {e} (a Tekken file has config.pattern, config.default_vocab_size, "
                                  "config.default_num_special_tokens and vocab)") from None

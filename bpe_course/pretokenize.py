@@ -166,18 +166,35 @@ class PatternTimeoutError(ValueError):
                          "backtracks too much to be used (e.g. (a|a)+ tries every way to split a run of a's)")
 
 
+def pretokenize_lazily(text: str, pattern: str | None) -> Iterator[str]:
+    """:func:`pretokenize`'s pieces one at a time, for a text whose pieces would not fit in memory as a list.
+
+    >>> list(pretokenize_lazily("a b!", r"[a-z]+"))
+    ['a', ' ', 'b', '!']
+    """
+    if pattern is None:
+        return iter([text] if text else [])
+    if pattern in TIKTOKEN_PATTERNS:
+        return (match.group() for match in splitter(text, pattern).finditer(text))
+    return _iter_with_gaps(compiled_pattern(pattern), text)
+
+
 def _with_gaps(compiled: regex.Pattern, text: str) -> list[str]:
     """The matches of ``compiled`` in ``text`` and the stretches between them, in order, none empty."""
-    pieces, start = [], 0
+    return list(_iter_with_gaps(compiled, text))
+
+
+def _iter_with_gaps(compiled: regex.Pattern, text: str) -> Iterator[str]:
+    """:func:`_with_gaps`, one piece at a time."""
+    start = 0
     for match in _matches(compiled, text):
         if match.start() > start:
-            pieces.append(text[start:match.start()])
+            yield text[start:match.start()]
         if match.end() > match.start():
-            pieces.append(match.group())
+            yield match.group()
         start = match.end()
     if start < len(text):
-        pieces.append(text[start:])
-    return pieces
+        yield text[start:]
 
 
 def _matches(compiled: regex.Pattern, text: str) -> Iterator[regex.Match]:

@@ -32,9 +32,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from .errors import TokenizerFileError
+from .files import read_bytes_limited
 from .tokenizer import CACHE_LIMIT  # segments remembered between calls, as many as pre-tokens there
 
 SPACE = "▁"  # U+2581 LOWER ONE EIGHTH BLOCK: SentencePiece's visible space
+MAX_MODEL_BYTES = 1 << 28  # 256 MiB: a larger .model is refused unread (LLaMA's is 0.5 MB, Gemma's 4 MB)
 
 # sentencepiece_model.proto's ModelProto.SentencePiece.Type, by number.
 KINDS = {1: "normal", 2: "unknown", 3: "control", 4: "user_defined", 5: "unused", 6: "byte"}
@@ -79,9 +81,9 @@ def read_model(path: str | os.PathLike) -> SentencePieceModel:
                           f"(pip install 'bpe-course[interop]'): {e}") from None
     from google.protobuf.message import DecodeError
     proto = sentencepiece_model_pb2.ModelProto()
+    data = read_bytes_limited(path, TokenizerFileError, MAX_MODEL_BYTES, "SentencePiece model")  # not /dev/zero
     try:
-        with open(path, "rb") as f:
-            proto.ParseFromString(f.read())
+        proto.ParseFromString(data)
     except DecodeError as e:
         raise TokenizerFileError(f"{path}: not a SentencePiece .model file ({e})") from None
     if not proto.pieces:

@@ -13,19 +13,20 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Iterable, Iterator, Mapping
-from itertools import chain, compress, repeat
+from itertools import chain, compress, islice, repeat
 from pathlib import Path
 
 from . import formats
 from .errors import TokenizerFileError
 from .bpe import first_merge_ranks, merge_bytes
 from .fast.piece import encode_long_piece, joinable_pairs
-from .pretokenize import (PatternTimeoutError, check_special_tokens, pattern_name, pretokenize,
+from .pretokenize import (PatternTimeoutError, check_special_tokens, pattern_name, pretokenize, pretokenize_lazily,
                           replace_lone_surrogates, resolve_pattern, safe_cut, specials_regex)
 
 LONG_PIECE = 64  # longer pieces are cut into independent parts, long parts merged with a heap (O(n log n))
 CACHE_LIMIT = 50_000  # pre-tokens remembered between calls; the cache is emptied when full
 STREAM_CHUNK = 1 << 16  # characters gathered before encode_iterable looks for a safe cut
+STREAM_PIECES = 1 << 14  # pieces encoded at a time when a text is encoded lazily (no safe cut known)
 
 
 class Tokenizer:
@@ -110,13 +111,7 @@ class Tokenizer:
         """
         allowed, disallowed = self._special_sets(allowed_special, disallowed_special)
         text = _check_text(text)
-        if disallowed:
-            found = specials_regex(tuple(sorted(disallowed))).search(text)
-            if found:
-                raise ValueError(
-                    f"the text contains the special token {found.group()!r} at character {found.start()}. "
-                    f"To encode it as the special token, pass allowed_special={{{found.group()!r}}} (or 'all'); "
-                    "to encode it as ordinary text, pass disallowed_special=()")
+        _refuse_disallowed(text, disallowed)
         if not allowed:
             return self.encode_ordinary(text)
         ids: list[int] = []
@@ -156,7 +151,10 @@ class Tokenizer:
 
     def encode_ordinary(self, text: str) -> list[int]:
         """Encode ``text`` treating special-token text as ordinary text."""
-        pieces = self._pretokenize(_check_text(text))
+        return self._ids_of_pieces(self._pretokenize(_check_text(text)))
+
+    def _ids_of_pieces(self, pieces: list[str]) -> list[int]:
+        """The ids of a text's pieces, strung together."""
         cache = distinct = self._cache
         missing = set(pieces).difference(cache)
         if missing:
@@ -294,8 +292,34 @@ class Tokenizer:
                 buffer = buffer[cut:]
             parts, size = [buffer], len(buffer)
             next_try = size + STREAM_CHUNK if cut else 2 * size  # subtle: doubling keeps it linear
-        yield from self.encode("".join(parts), allowed_special=allowed_special,
-                               disallowed_special=disallowed_special)
+        # subtle: with a pattern of its own (no known safe cut) the whole text ends up here; its pieces and ids
+        # are made a batch at a time, so memory holds the text, not the ~17 bytes a character of both as lists
+        yield from self._encode_lazily("".join(parts), allowed_special, disallowed_special)
+
+    def _encode_lazily(self, text: str, allowed_special, disallowed_special) -> Iterator[int]:
+        """``encode(text)``'s ids, its pieces found and encoded ``STREAM_PIECES`` at a time (``text`` went through
+        ``_check_text`` already, a part at a time: no second copy of it is made here)."""
+        if len(text) < STREAM_CHUNK:
+            yield from self.encode(text, allowed_special=allowed_special, disallowed_special=disallowed_special)
+            return
+        allowed, disallowed = self._special_sets(allowed_special, disallowed_special)
+        _refuse_disallowed(text, disallowed)
+        start = 0
+        for found in self._allowed_specials_in(text, allowed) if allowed else ():
+            yield from self._ordinary_lazily(text[start:found.start()])
+            yield self.special_tokens[found.group()]
+            start = found.end()
+        yield from self._ordinary_lazily(text[start:])
+
+    def _ordinary_lazily(self, text: str) -> Iterator[int]:
+        try:
+            pieces = pretokenize_lazily(text, self.pattern)
+            while batch := list(islice(pieces, STREAM_PIECES)):
+                yield from self._ids_of_pieces(batch)
+        except PatternTimeoutError as exc:
+            if self._source is None:
+                raise
+            raise TokenizerFileError(f"{self._source}: {exc}") from None
 
     # ---- decoding ------------------------------------------------------------------------
     def decode_bytes(self, ids: Iterable[int]) -> bytes:
@@ -389,6 +413,17 @@ class _RanksBelow:
     def get(self, token: bytes, default: int | None = None) -> int | None:
         rank = self.ranks.get(token)
         return rank if rank is not None and rank < self.limit else default
+
+
+def _refuse_disallowed(text: str, disallowed: set[str]) -> None:
+    """tiktoken's rule: a special token in the text that is not allowed raises ``ValueError`` (naming where)."""
+    if disallowed:
+        found = specials_regex(tuple(sorted(disallowed))).search(text)
+        if found:
+            raise ValueError(
+                f"the text contains the special token {found.group()!r} at character {found.start()}. "
+                f"To encode it as the special token, pass allowed_special={{{found.group()!r}}} (or 'all'); "
+                "to encode it as ordinary text, pass disallowed_special=()")
 
 
 def _check_text(text: str) -> str:

@@ -13,7 +13,7 @@ import html
 import ipywidgets as widgets
 
 from ..mistral import Part, chat_prompt, sentencepiece_v1, sentencepiece_v3, tekken
-from ..viz import CHIP_STYLE, ID_STYLE, token_label
+from ..viz import CHIP_STYLE, ID_STYLE, MAX_CHIPS, more_line, token_label
 
 VERSIONS = {"v1": "v1", "v3": "v3", "Tekken": "tekken"}
 SAMPLE = ("system: Answer in one word.\n"
@@ -48,19 +48,21 @@ def piece_label(version: str, token_id: int) -> str:
     return token_label(sp.pieces[token_id])
 
 
-def prompt_html(parts: list[Part], version: str) -> str:
-    """The prompt as chips (class ``bpe-chip``, ``title="id N"``), each with its id under it."""
+def prompt_html(parts: list[Part], version: str, limit: int = MAX_CHIPS) -> str:
+    """The prompt as chips (class ``bpe-chip``, ``title="id N"``), each with its id under it; the first
+    ``limit`` only, then a line saying how many ids there are."""
     chips = []
     for part in parts:
         bg, colour = (TEMPLATE_BG, "#fff") if part.template else (MESSAGE_BG, "#000")
         kind = "bpe-chat-template" if part.template else "bpe-chat-message"
-        for token_id in part.ids:
+        for token_id in part.ids[:max(limit - len(chips), 0)]:
             style = CHIP_STYLE.format(bg=bg).replace("color:#000", f"color:{colour}")
             chips.append(f'<span class="bpe-chip-box" style="display:inline-block;vertical-align:top;text-align:center">'
                          f'<span class="bpe-chip {kind}" style="{style}" title="id {token_id}" '
                          f'data-part="{html.escape(part.label)}">{html.escape(piece_label(version, token_id))}</span>'
                          f'<span class="bpe-chip-id" style="{ID_STYLE}">{token_id}</span></span>')
-    return f'<div class="bpe-chat-row" style="line-height:1.9">{"".join(chips)}</div>'
+    total = sum(len(part.ids) for part in parts)
+    return f'<div class="bpe-chat-row" style="line-height:1.9">{"".join(chips)}</div>' + more_line(total, limit)
 
 
 class ChatPromptEditor:

@@ -32,9 +32,8 @@ from collections.abc import Iterable, Mapping
 import ipywidgets as widgets
 
 from .. import mistral, pretrained
-from ..viz import chips_html
+from ..viz import MAX_CHIPS, chips_html  # beyond MAX_CHIPS tokens a row shows the count and the first chips
 
-MAX_CHIPS = 1500  # beyond this many tokens a row shows the count and only the first chips
 # The pretrained tokenizers a playground offers, by the name its rows show, and their loaders.
 PRETRAINED = {"GPT-2": pretrained.gpt2, "GPT-4": pretrained.cl100k, "GPT-4o": pretrained.o200k}
 # subtle: find_spec only looks for the package (an extra); mistral.tekken imports it when called.

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 import ipywidgets as widgets
 
 from ..variants import SuperBPE, superbpe_tokens
-from ..viz import chips_html, token_label
+from ..viz import MAX_CHIPS, chips_html, token_label
 
 SAMPLE = "said Don Quixote to Sancho, and in the end of the day he had to go to the inn"
 
@@ -61,7 +61,7 @@ class SuperBPEExplorer:
         run = self.runs[t]
         self.tokens = self.tokens_of(t, text)
         plain = self.tokens_of(max(self.runs), text)
-        labels = " ".join(token_label(tok) for tok in self.tokens)
+        labels = " ".join(token_label(tok) for tok in self.tokens[:MAX_CHIPS])  # the chips drawn
         self.chips.value = (f'<div class="bpe-superbpe-row" data-tokens="{html.escape(labels)}">'
                             f"{chips_html(self.tokens)}</div>")
         m = self.measures[t]
