@@ -31,7 +31,7 @@ from .cli_output import (TokenTable, find_first, read_stdin_text, render_tokens,
 from .corpus import load_text
 from .encode_files import encode_files
 from .errors import CommandError, CorpusError, TokenizerFileError
-from .files import check_text_file, current_file, folder_lock, read_text_blocks, text_size
+from .files import check_text_file, current_file, file_lock, folder_lock, read_text_blocks, text_size
 from .formats.gpt2 import check_reads_back
 from .lab import default_workspace, prepare_workspace
 from .resources import notebooks_dir
@@ -130,12 +130,29 @@ def _train_into(args: argparse.Namespace, out: Path, specials: list[str]) -> int
     # subtle: a file goes down as a Path, so training streams it; only a built-in corpus is loaded as text
     documents = [text_source(source) for source in args.files]
     start = time.perf_counter()
-    vocab, merges, _, stop_reason = train(documents, args.vocab_size, specials, pattern=args.pattern,
-                                          min_frequency=args.min_frequency, progress=not args.quiet)
-    seconds = time.perf_counter() - start
-    tokenizer = Tokenizer(vocab, merges, specials, pattern=args.pattern)
-    tokenizer.save(out, format=args.format)
     saved = out if args.format == "gpt2" else out / formats.DEFAULT_FILENAMES[args.format]
+    tokenizer = None
+    try:
+        vocab, merges, _, stop_reason = train(documents, args.vocab_size, specials, pattern=args.pattern,
+                                              min_frequency=args.min_frequency, progress=not args.quiet)
+        seconds = time.perf_counter() - start
+        tokenizer = Tokenizer(vocab, merges, specials, pattern=args.pattern)
+        tokenizer.save(out, format=args.format)  # all or nothing (bpe_course.formats.save)
+    except KeyboardInterrupt:  # "interrupted" alone says nothing was saved, unless the save got through first
+        if tokenizer is not None and _holds(saved, args.format, tokenizer):
+            raise KeyboardInterrupt(f"interrupted; the tokenizer is saved ({args.format}) to {saved}") from None
+        raise
+    try:
+        _summary(args, documents, specials, tokenizer, vocab, merges, stop_reason, seconds, saved)
+    except KeyboardInterrupt:  # subtle: the learner must not read "nothing saved" and train again
+        raise KeyboardInterrupt(f"interrupted during the summary; the tokenizer is saved ({args.format}) to "
+                                f"{saved}") from None
+    return 0
+
+
+def _summary(args: argparse.Namespace, documents: list, specials: list[str], tokenizer: Tokenizer, vocab: dict,
+             merges: list, stop_reason: str, seconds: float, saved: Path) -> None:
+    """What ``train`` prints once its tokenizer is saved: the merges learned, the text's measures, where it is."""
     if not args.quiet:
         wanted = args.vocab_size - 256 - len(specials)
         early = f" (stopped early: {stop_reason}; asked for {wanted:,})" if len(merges) < wanted else ""
@@ -149,7 +166,16 @@ def _train_into(args: argparse.Namespace, out: Path, specials: list[str]) -> int
         print(f"training text: {part}{n_bytes:,} bytes, {n_words:,} words -> {n_tokens:,} tokens: "
               f"{_ratio(n_bytes, n_tokens)} bytes/token, {_ratio(n_tokens, n_words)} tokens/word")
         print(f"saved ({args.format}) to {saved}")
-    return 0
+
+
+def _holds(saved: Path, format: str, tokenizer: Tokenizer) -> bool:
+    """Whether ``saved`` loads as ``tokenizer`` (after a Ctrl-C during its save: did the save happen?)."""
+    try:
+        there = Tokenizer.load(saved, format=format)
+    except (OSError, ValueError):
+        return False
+    return (there.vocab, there.merges, there.special_tokens) == (tokenizer.vocab, tokenizer.merges,
+                                                                 tokenizer.special_tokens)
 
 
 SUMMARY_BYTES = 10**7  # the summary's tokens/word is measured on at most this much of each file
@@ -253,7 +279,18 @@ def _encode_files(args: argparse.Namespace) -> int:
         args.parser.error("--input needs -o/--output NAME.npy (a NumPy array of ids)")
     if args.show:
         args.parser.error("--show is for text on the command line, not for --input files")
-    check_output_file(Path(args.output), args.force)
+    out = Path(args.output)
+    if out.parent.is_dir():  # subtle: else check_output_file says what is wrong with -o
+        # subtle: held from before the check until the .npy is in place, so a second encode into the same file
+        # at once fails at once (it would pass the check, and the last to finish would replace the other's ids)
+        with file_lock(out, CommandError, "another 'bpe-course encode' is writing"):
+            return _encode_files_into(args, out)
+    return _encode_files_into(args, out)
+
+
+def _encode_files_into(args: argparse.Namespace, out: Path) -> int:
+    """``encode --input``'s work, for an output that this process alone writes."""
+    check_output_file(out, args.force)
     tokenizer = load_tokenizer(args.tokenizer)
     if args.separator is not None and args.separator not in tokenizer.special_tokens:
         raise CommandError(f"--separator {args.separator!r} is not a special token of {args.tokenizer} (its special "
@@ -472,8 +509,8 @@ def main(argv: list[str] | None = None) -> int:
         status = args.func(args)
         sys.stdout.flush()  # subtle: a write error must show now, as a failure, not at exit
         return status
-    except KeyboardInterrupt:
-        print(f"{PROG}: interrupted", file=sys.stderr)
+    except KeyboardInterrupt as exc:  # subtle: a command says what was done before it (saved, nothing written)
+        print(f"{PROG}: {str(exc) or 'interrupted'}", file=sys.stderr)
         return 130
     except BrokenPipeError:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # subtle: no second error at exit

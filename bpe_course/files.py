@@ -319,15 +319,31 @@ def folder_lock(folder: str | os.PathLike, error: type[Exception], holder: str) 
     deleted by hand (the message names it). The file is removed when the block ends.
     ``holder`` says who holds it, for the message: "another 'bpe-course train' is saving to".
     """
-    path = Path(folder) / LOCK
+    with _lock(Path(folder) / LOCK, error, f"{holder} {folder}", "folder"):
+        yield
+
+
+@contextmanager
+def file_lock(path: str | os.PathLike, error: type[Exception], holder: str) -> Iterator[None]:
+    """:func:`folder_lock` for one file that a command writes: ``.NAME.bpe-course.lock`` beside it.
+
+    ``holder`` says who holds it: "another 'bpe-course encode' is writing".
+    """
+    path = Path(path)
+    with _lock(path.parent / f".{path.name}{LOCK}", error, f"{holder} {path}", "name"):
+        yield
+
+
+@contextmanager
+def _lock(path: Path, error: type[Exception], busy: str, other: str) -> Iterator[None]:
+    """Hold the lock file ``path`` for the block; ``busy`` says who holds it, ``other`` what to choose instead."""
     try:
         import fcntl
     except ImportError:  # Windows
         try:
             fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
         except FileExistsError:
-            raise error(f"{holder} {folder} (it holds {path}; delete that file if no such command is "
-                        "running)") from None
+            raise error(f"{busy} (it holds {path}; delete that file if no such command is running)") from None
         try:
             yield
         finally:
@@ -339,7 +355,7 @@ def folder_lock(folder: str | os.PathLike, error: type[Exception], holder: str) 
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            raise error(f"{holder} {folder} right now; wait for it to finish, or choose another folder") from None
+            raise error(f"{busy} right now; wait for it to finish, or choose another {other}") from None
         try:
             yield
         finally:
