@@ -25,6 +25,8 @@ ids in, probabilities out.
 from __future__ import annotations
 
 import math
+import numbers
+import operator
 from collections import Counter
 from collections.abc import Sequence
 
@@ -98,13 +100,15 @@ class KneserNey:
 
     def __init__(self, ids: Sequence[int], order: int, vocab_size: int,
                  discounts: Sequence[float] | None = None) -> None:
-        if isinstance(order, bool) or not isinstance(order, int) or not 1 <= order <= MAX_ORDER:
+        order, vocab_size = whole_number(order), whole_number(vocab_size)  # NumPy integers are integers
+        if order is None or not 1 <= order <= MAX_ORDER:
             raise ValueError(f"order must be an int from 1 to {MAX_ORDER}, got {order!r}")
-        if isinstance(vocab_size, bool) or not isinstance(vocab_size, int) or vocab_size < 1:
+        if vocab_size is None or vocab_size < 1:
             raise ValueError(f"vocab_size must be a positive int, got {vocab_size!r}")
         if discounts is not None:
             discounts = tuple(discounts)
-            if len(discounts) != order or not all(isinstance(d, (int, float)) and 0 <= d <= 1 for d in discounts):
+            if len(discounts) != order or not all(isinstance(d, numbers.Real) and not isinstance(d, bool)
+                                                  and 0 <= d <= 1 for d in discounts):
                 raise ValueError(f"discounts must be {order} numbers from 0 to 1 (one per level, lowest first), "
                                  f"got {discounts!r}")
         ids = check_ids(ids, vocab_size)
@@ -148,8 +152,18 @@ class KneserNey:
         return self._probs(check_ids(ids, self.vocab_size), start=0)
 
     def bits(self, ids: Sequence[int]) -> float:
-        """The bits needed to encode ``ids`` with this model: the sum of ``-log2 p`` over its tokens."""
-        return -sum(map(math.log2, self.token_probs(ids)))
+        """The bits needed to encode ``ids`` with this model: the sum of ``-log2 p`` over its tokens.
+
+        A token of probability 0 (possible only with a discount of 0 at some level) needs infinitely
+        many: the result is ``inf``, as nltk's entropy is.
+
+        >>> KneserNey([0, 1, 0, 1], order=2, vocab_size=3, discounts=(0.5, 0)).bits([0, 2])
+        inf
+        """
+        probs = self.token_probs(ids)
+        if 0.0 in probs:
+            return math.inf
+        return -sum(map(math.log2, probs))
 
     def _probs(self, ids: list[int], start: int) -> list[float]:
         v, top = self.vocab_size, self.order - 1
@@ -182,10 +196,11 @@ def fit_orders(ids: Sequence[int], orders: Sequence[int], vocab_size: int) -> di
     >>> models[3].bits(ids[:8]) == KneserNey(ids, 3, 256).bits(ids[:8])
     True
     """
-    orders = sorted(set(orders))
-    if not orders or any(isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= MAX_ORDER for n in orders):
-        raise ValueError(f"orders must be ints from 1 to {MAX_ORDER}, got {orders!r}")
-    if isinstance(vocab_size, bool) or not isinstance(vocab_size, int) or vocab_size < 1:
+    given, orders = orders, sorted({whole_number(n) if whole_number(n) is not None else -1 for n in orders})
+    if not orders or not all(1 <= n <= MAX_ORDER for n in orders):
+        raise ValueError(f"orders must be ints from 1 to {MAX_ORDER}, got {given!r}")
+    vocab_size = whole_number(vocab_size)
+    if vocab_size is None or vocab_size < 1:
         raise ValueError(f"vocab_size must be a positive int, got {vocab_size!r}")
     ids = check_ids(ids, vocab_size)
     levels = _fit_levels(ids, vocab_size, orders[-1], None, orders)
@@ -210,20 +225,47 @@ def bits_per_byte(model: KneserNey, ids: Sequence[int], text: str) -> float:
 
 
 def check_ids(ids: Sequence[int], vocab_size: int) -> list[int]:
-    """``ids`` as a list, or a ValueError naming the first position that is not an id below ``vocab_size``.
+    """``ids`` as a list of ints, or a ValueError naming the first position that is not an id below ``vocab_size``.
 
+    Any integer counts, NumPy's too (``np.load`` of ``bpe-course encode -o`` gives an array of ``uint16``):
+
+    >>> import numpy as np
+    >>> check_ids(np.array([3, 1], dtype=np.uint16), 5)
+    [3, 1]
     >>> check_ids([3, 1, 7], 5)
     Traceback (most recent call last):
     ...
     ValueError: ids[2] = 7 is not a token id from 0 to 4 (vocab_size=5)
+    >>> check_ids([3, 1.0], 5)
+    Traceback (most recent call last):
+    ...
+    ValueError: ids[1] = 1.0 (float) is not an integer: token ids are integers from 0 to 4 (vocab_size=5)
     """
+    if getattr(getattr(ids, "dtype", None), "kind", None) in ("i", "u") and hasattr(ids, "tolist"):
+        ids = ids.tolist()  # subtle: a NumPy array's ints, at C speed
     ids = list(ids)
     if ids and not (set(map(type, ids)) <= {int} and 0 <= min(ids) and max(ids) < vocab_size):
         for i, x in enumerate(ids):
-            if isinstance(x, bool) or not isinstance(x, int) or not 0 <= x < vocab_size:
-                raise ValueError(f"ids[{i}] = {x!r} is not a token id from 0 to {vocab_size - 1} "
-                                 f"(vocab_size={vocab_size})")
+            n = whole_number(x)
+            if n is None:
+                raise ValueError(f"ids[{i}] = {x!r} ({type(x).__name__}) is not an integer: token ids are integers "
+                                 f"from 0 to {vocab_size - 1} (vocab_size={vocab_size})")
+            if not 0 <= n < vocab_size:
+                raise ValueError(f"ids[{i}] = {n} is not a token id from 0 to {vocab_size - 1} (vocab_size={vocab_size})")
+            ids[i] = n
     return ids
+
+
+def whole_number(value: object) -> int | None:
+    """``value`` as an ``int`` if it is an integer (a NumPy one too, never a bool or a float), else ``None``.
+
+    >>> import numpy as np
+    >>> whole_number(np.int64(7)), whole_number(True), whole_number(7.0)
+    (7, None, None)
+    """
+    if isinstance(value, bool) or not hasattr(type(value), "__index__"):
+        return None
+    return operator.index(value)
 
 
 Level = tuple[tuple[float, float, float], dict[int, float], dict[int, tuple[float, float]]]

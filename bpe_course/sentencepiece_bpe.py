@@ -26,6 +26,7 @@ There is no merge list: step 3 ranks by the score of the piece a merge would mak
 from __future__ import annotations
 
 import heapq
+import operator
 import os
 import re
 from collections.abc import Sequence
@@ -387,7 +388,11 @@ class SentencePieceBPE:
         pending = bytearray()  # byte pieces not yet read as UTF-8
         first, seen_prefix = True, False  # first: no text yet, so a leading ▁ may be the dummy prefix
         for position, i in enumerate(ids):
-            if not isinstance(i, int) or not 0 <= i < len(self.pieces):
+            if isinstance(i, bool) or not hasattr(type(i), "__index__"):  # NumPy integers pass; 1.0 and True do not
+                raise ValueError(f"id {i!r} ({type(i).__name__}) at position {position} is not an integer; ids of "
+                                 f"this model run from 0 to {len(self.pieces) - 1}")
+            i = operator.index(i)
+            if not 0 <= i < len(self.pieces):
                 raise ValueError(f"id {i!r} at position {position} is not an id of this model "
                                  f"(0 to {len(self.pieces) - 1})")
             if i in byte_of:

@@ -237,8 +237,9 @@ class Tokenizer:
         >>> tok.encode_ordinary_truncated(" low", 2) == tok.truncated(2).encode_ordinary(" low")
         True
         """
-        if isinstance(n_merges, bool) or not isinstance(n_merges, int):
+        if isinstance(n_merges, bool) or not hasattr(type(n_merges), "__index__"):
             raise TypeError(f"n_merges must be an int, got {n_merges!r}")
+        n_merges = operator.index(n_merges)  # subtle: a NumPy integer (a slider's value, an array's) is an int
         if not 0 <= n_merges <= len(self.merges):
             raise ValueError(f"n_merges must be between 0 and {len(self.merges)}, got {n_merges}")
         merge_ranks = self.first_merge_ranks()

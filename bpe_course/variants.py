@@ -32,6 +32,8 @@ kilobytes take seconds.
 from __future__ import annotations
 
 import heapq
+import numbers
+import operator
 import re
 from bisect import bisect_left
 from collections import Counter
@@ -78,6 +80,9 @@ class Merges:
     """
 
     def __init__(self, sequences: Mapping[Seq, int]) -> None:
+        if not isinstance(sequences, Mapping):
+            raise TypeError(f"sequences must be {{symbols: count}} (word_sequences(counts) gives them), not a "
+                            f"{type(sequences).__name__}")
         self.seqs: list[list[bytes]] = [list(s) for s, n in sequences.items() if n]
         self.counts: list[int] = [n for n in sequences.values() if n]
         self.pairs: dict[Pair, int] = {}
@@ -182,13 +187,27 @@ def check_merges_count(n_merges: object) -> int:
     ...
     ValueError: n_merges must be an int >= 0 (the number of merges to learn), got -1
     """
-    if isinstance(n_merges, bool) or not isinstance(n_merges, int) or n_merges < 0:
+    if isinstance(n_merges, bool) or not hasattr(type(n_merges), "__index__") or operator.index(n_merges) < 0:
         raise ValueError(f"n_merges must be an int >= 0 (the number of merges to learn), got {n_merges!r}")
-    return n_merges
+    return operator.index(n_merges)  # subtle: a NumPy integer is an integer
 
 
 def word_sequences(counts: Mapping[str, int]) -> dict[Seq, int]:
-    """Pre-token counts (as :func:`bpe_course.train.count_pretokens` gives them) as single-byte sequences."""
+    """Pre-token counts (as :func:`bpe_course.train.count_pretokens` gives them) as single-byte sequences.
+
+    >>> word_sequences("low lower")
+    Traceback (most recent call last):
+    ...
+    TypeError: counts must be pre-token counts {pre-token: count}, as count_pretokens(text) gives them; got a str ('low lower'): pass count_pretokens(text)
+    """
+    if not isinstance(counts, Mapping):
+        shown = repr(counts) if len(repr(counts)) <= 40 else repr(counts)[:37] + "..."
+        hint = "pass count_pretokens(text)" if isinstance(counts, str) else "count a text with count_pretokens(text)"
+        raise TypeError(f"counts must be pre-token counts {{pre-token: count}}, as count_pretokens(text) gives them; "
+                        f"got a {type(counts).__name__} ({shown}): {hint}")
+    for word, n in counts.items():
+        if not isinstance(word, str) or isinstance(n, bool) or not hasattr(type(n), "__index__"):
+            raise TypeError(f"counts must map pre-tokens (str) to counts (int); got {word!r}: {n!r}")
     return {split_bytes(word.encode("utf-8")): n for word, n in counts.items() if n}
 
 
@@ -589,7 +608,7 @@ def train_picky(counts: Mapping[str, int], n_merges: int, threshold: float | Non
     [(4, b'ug', 1.0)]
     """
     n_merges = check_merges_count(n_merges)
-    if threshold is not None and (isinstance(threshold, bool) or not isinstance(threshold, (int, float))
+    if threshold is not None and (isinstance(threshold, bool) or not isinstance(threshold, numbers.Real)
                                   or not 0 < threshold <= 1):
         raise ValueError(f"threshold must be a number in (0, 1], or None for no removal, got {threshold!r}")
     m = Merges(word_sequences(counts))
