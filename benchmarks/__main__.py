@@ -20,11 +20,11 @@ from .corpus import VERSION, build_corpus, prefix_file
 from .runner import CHILD_ENV, ROOT, run_child
 
 MB = 1_000_000
-SECTIONS = ("train", "naive", "encode", "long", "train_long", "stream", "encoders", "startup", "encode_files",
-            "growth", "scale", "tiktoken_files")
+SECTIONS = ("train", "naive", "encode", "long", "train_long", "stream", "encoders", "tekken", "startup",
+            "encode_files", "growth", "scale", "tiktoken_files")
 OPTIONAL_SECTIONS = ("growth", "scale")
 CORPORA = ("docs", "books", "mixed")
-NEEDS_BOOKS = {"encoders", "encode_files", "growth", "scale"}
+NEEDS_BOOKS = {"encoders", "tekken", "encode_files", "growth", "scale"}
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -302,6 +302,9 @@ def main(argv: list[str] | None = None) -> list[dict]:
         text = training.corpus_files("books", books, out, [args.encoders_mb])[0]
         descriptions.append(f"encoders: the first {text[2]:,} bytes of the books")
         rows += encoders.bench_encoders(args, text, specs)
+    if "tekken" in args.sections:
+        text = training.corpus_files("books", books, out, [args.encoders_mb])[0]
+        rows += encoders.bench_tekken(args, text)
     if "startup" in args.sections:
         rows += encoders.bench_startup(args, out, specs)
     if "encode_files" in args.sections:
