@@ -442,8 +442,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help="special tokens in the text: encode them as their ids (allow, the default), as "
                         "ordinary text (text), or stop with an error (error, tiktoken's default)")
     encode.add_argument("--input", nargs="+", metavar="FILE", help="encode these UTF-8 files (streaming, in "
-                        "parallel, in flat memory; a tokenizer file whose pattern is none of GPT-2's, GPT-4's, "
-                        "GPT-4o's or Tekken's holds each file's text, not its ids) into the .npy array given with -o")
+                        "parallel, in flat memory; a tokenizer file whose pattern cannot be cut at spaces holds "
+                        "each file's text, not its ids) into the .npy array given with -o")
     encode.add_argument("-o", "--output", metavar="NAME.npy", help="with --input: where to write the ids "
                         "(uint16 when every id fits, else uint32)")
     encode.add_argument("--separator", metavar="TOKEN", help="with --input: a special token put after each file, "

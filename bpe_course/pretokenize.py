@@ -25,6 +25,7 @@ from functools import lru_cache
 
 import regex
 
+from .regex_syntax import can_cut_at_spaces
 from .unicode_classes import splitter
 
 # GPT-2 (2019). The pattern string is the one tiktoken uses for "gpt2"/"r50k_base": the
@@ -308,7 +309,9 @@ def safe_cut(text: str, pattern: str | None, specials: Iterable[str] = (), limit
     either pattern lets a match that started on the left swallow that space (letters, digits and
     symbols stop at whitespace; whitespace runs cannot start at a non-space), and every match
     starting at the space depends only on the text to its right (neither pattern looks behind).
-    The end of a special token is always safe. For other patterns we only trust special tokens.
+    The end of a special token is always safe. A pattern of its own is cut there too when
+    :func:`bpe_course.regex_syntax.can_cut_at_spaces` proves the same of it and a piece starts at the
+    space; for other patterns we only trust special tokens.
 
     >>> safe_cut("one two", GPT2_PATTERN)
     3
@@ -329,13 +332,33 @@ def safe_cut(text: str, pattern: str | None, specials: Iterable[str] = (), limit
     ends_ok = set(specials if split_off is None else split_off)
     best = max((end for start, end in spans
                 if end <= limit and text[start:end] in ends_ok and not _inside(end, spans)), default=0)
-    if pattern in TIKTOKEN_PATTERNS:
+    own = pattern is not None and pattern not in TIKTOKEN_PATTERNS
+    if pattern is not None and (not own or can_cut_at_spaces(pattern)):
         i = text.rfind(" ", best + 1, limit + 1)
         while i > best:
-            if not _WHITESPACE.match(text, i - 1) and not _WHITESPACE.match(text, i + 1) and not _inside(i, spans):
+            if not _WHITESPACE.match(text, i - 1) and not _WHITESPACE.match(text, i + 1) and not _inside(i, spans) \
+                    and (not own or _piece_starts_at(pattern, text, i)):
                 return i
             i = text.rfind(" ", best + 1, i)
     return best
+
+
+def _piece_starts_at(pattern: str, text: str, i: int) -> bool:
+    """For a pattern of its own that ``can_cut_at_spaces``: whether a piece starts at the space ``text[i]``
+    whatever follows ``text`` -- so that no stretch the pattern leaves unmatched runs across the cut.
+
+    subtle: by can_cut_at_spaces' rules, an attempt at ``i`` takes the space, then non-spaces, and
+    stops at the next whitespace: it reads nothing past that. So when that whitespace is in ``text``,
+    the attempt here is the attempt in any longer text.
+    """
+    after = _WHITESPACE.search(text, i + 2)
+    if after is None:
+        return False
+    try:
+        found = compiled_pattern(pattern).match(text, i, timeout=PIECE_SECONDS)
+    except TimeoutError:
+        return False
+    return found is not None and found.end() > i
 
 
 def _inside(i: int, spans: list[tuple[int, int]]) -> bool:
