@@ -1,37 +1,39 @@
 """bpe_course: byte-pair encoding from characters to GPT-2, GPT-4 and GPT-4o, exact and fast.
 
-One data model runs through the package: ``vocab: dict[int, bytes]`` and
-``merges: list[tuple[bytes, bytes]]`` in creation order, plus special tokens.
-
-Six floors, imports pointing down only (CONTRIBUTING.md says what each room is for):
-
-6. course: cli, cli_output, __main__, lab, widgets, exercises, wordbpe, viz, interop
-5. ready-made and at scale: pretrained, corpus, download, encode_files, scale, sentencepiece_bpe, mistral
-4. engine: tokenizer, train, pretrained_cache, variants
-3. formats: formats
-2. fast: fast
-1. basics: bpe, pairs, pretokenize, unicode_classes, regex_syntax, unicode_tables, bytelevel, lm, files, resources, errors
-
->>> import bpe_course
->>> vocab, merges = bpe_course.train_bpe("low low low lower lowest", 260)
->>> tok = bpe_course.Tokenizer(vocab, merges)
->>> tok.decode(tok.encode("lowest")) == "lowest"
-True
+One data model: ``vocab: dict[int, bytes]``, ``merges: list[tuple[bytes, bytes]]`` in creation order,
+special tokens ``dict[str, int]``. This module is the package's face (what chapters import; the
+rooms and floors behind it are in CONTRIBUTING.md).
 """
 
-from .bpe import merges_from_ranks
-from .bytelevel import bytes_to_unicode
+from . import chat, corpus, formats, measures, pretrained
+from .bpe import merge_by_rank, merge_bytes, merges_from_ranks
+from .bytelevel import bytes_to_unicode, str_to_token, token_to_str
+from .chat import chat_ids, chat_prompt
+from .compare import Seeds, bootstrap, compare, how_many, paragraph_bytes, units_of
 from .corpus import read_text_file
-from .errors import CorpusError, HashMismatchError, TokenizerFileError
-from .pretokenize import GPT2_PATTERN, GPT4_PATTERN, GPT4O_PATTERN, pretokenize, split_specials
-from .pretrained import cl100k, gpt2, o200k
-from .tokenizer import Tokenizer
-from .train import count_pretokens, train_bpe
+from .errors import CorpusError, HashMismatchError, MissingPackageError, TokenizerFileError
+from .fast.merge import QUEUE_FLOOR
+from .fast.parallel import PARALLEL_MIN_CHARS
+from .files import sha256_file
+from .interop import tiktoken_encoding
+from .measures import bytes_per_token, n_vocab, tokens_per_word
+from .pretokenize import GPT2_PATTERN, GPT4_PATTERN, GPT4O_PATTERN, pretokenize, resolve_pattern, safe_cut, split_specials
+from .pretrained import NAMED, cl100k, gpt2, mistral_v1, mistral_v3, named_file, o200k, tekken, verify_sha256
+from .resources import __version__
+from .scale import count_with_dask
+from .tokenizer import CACHE_LIMIT, Tokenizer
+from .train import count_pretokens, train, train_bpe, train_counts
+from .viz import chips_html, encoded_chips_html, figure_png, token_label
 
-__version__ = "0.1.0"
-
-__all__ = [
-    "GPT2_PATTERN", "GPT4_PATTERN", "GPT4O_PATTERN", "CorpusError", "HashMismatchError", "Tokenizer",
-    "TokenizerFileError", "bytes_to_unicode", "cl100k", "count_pretokens", "gpt2", "merges_from_ranks", "o200k", "pretokenize",
-    "read_text_file", "split_specials", "train_bpe",
+__all__ = [  # held still by tests/project/test_face.py
+    "CACHE_LIMIT", "GPT2_PATTERN", "GPT4_PATTERN", "GPT4O_PATTERN", "NAMED", "PARALLEL_MIN_CHARS", "QUEUE_FLOOR",
+    "CorpusError", "HashMismatchError", "MissingPackageError", "Tokenizer", "TokenizerFileError", "bytes_per_token",
+    "bytes_to_unicode", "chat", "chat_ids", "chat_prompt", "chips_html", "cl100k", "corpus", "count_pretokens",
+    "count_with_dask", "encoded_chips_html", "figure_png", "formats", "gpt2", "measures", "merge_by_rank",
+    "merge_bytes", "merges_from_ranks", "mistral_v1", "mistral_v3", "n_vocab", "named_file", "o200k", "pretokenize",
+    "pretrained", "read_text_file", "resolve_pattern", "safe_cut", "sha256_file", "split_specials", "str_to_token",
+    "tekken", "tiktoken_encoding", "token_label", "token_to_str", "tokens_per_word", "train", "train_bpe",
+    "train_counts", "verify_sha256",
+    # the difference yardstick (compare.py): is one setting ahead of another, or within noise?
+    "Seeds", "bootstrap", "compare", "how_many", "paragraph_bytes", "units_of",
 ]

@@ -1,4 +1,4 @@
-"""The cache file of a pretrained tokenizer: its vocab and merges, ready to use (plain data, no Tokenizer).
+"""The cache file of a pretrained tokenizer: its vocab, merges, specials and pattern, ready to use (plain data).
 
 Recovering cl100k's or o200k's merges from their ranks takes seconds, parsing GPT-2's JSON a good
 fraction of one; this file holds the result, so the next start-up only reads arrays. It is never
@@ -18,8 +18,8 @@ byte order) or bytes::
 
 >>> vocab = {i: bytes([i]) for i in range(256)} | {256: b"ow", 257: b"low"}
 >>> merges = [(b"o", b"w"), (b"l", b"ow")]
->>> data = pack("demo", {"demo.txt": "ab" * 32}, vocab, merges, {})
->>> unpack(data, "demo", {"demo.txt": "ab" * 32}) == (vocab, merges, {})
+>>> data = pack("demo", {"demo.txt": "ab" * 32}, vocab, merges, {}, "gpt2")
+>>> unpack(data, "demo", {"demo.txt": "ab" * 32}) == (vocab, merges, {}, "gpt2")
 True
 >>> unpack(data[:-1], "demo", {"demo.txt": "ab" * 32})
 Traceback (most recent call last):
@@ -38,11 +38,11 @@ from itertools import accumulate
 from .errors import CacheMismatch
 
 FORMAT = "bpe-course-pretrained-cache"
-VERSION = 1  # raise whenever the layout or what the loaders put into it changes: old files are then rebuilt
+VERSION = 2  # raise whenever the layout or what the loaders put into it changes: old files are then rebuilt
 
 
 def pack(name: str, sources: dict[str, str], vocab: dict[int, bytes], merges: list[tuple[bytes, bytes]],
-         special_tokens: dict[str, int]) -> bytes:
+         special_tokens: dict[str, int], pattern: str | None) -> bytes:
     """The cache file's bytes for a tokenizer made from ``sources`` (file name -> sha256)."""
     special_ids = set(special_tokens.values())
     place = {token: k for k, (i, token) in enumerate(vocab.items()) if i not in special_ids}
@@ -56,13 +56,14 @@ def pack(name: str, sources: dict[str, str], vocab: dict[int, bytes], merges: li
     payload = b"".join([ids.tobytes(), lengths.tobytes(), blob, left.tobytes(), right.tobytes()])
     header = {"format": FORMAT, "version": VERSION, "name": name, "sources": sources,
               "byteorder": sys.byteorder, "tokens": len(vocab), "merges": len(merges), "blob": len(blob),
-              "special_tokens": special_tokens}
+              "special_tokens": special_tokens, "pattern": pattern}
     body = json.dumps(header).encode("ascii") + b"\n" + payload
     return hashlib.sha256(body).hexdigest().encode("ascii") + b"\n" + body
 
 
-def unpack(data: bytes, name: str, sources: dict[str, str]) -> tuple[dict[int, bytes], list, dict[str, int]]:
-    """``(vocab, merges, special_tokens)`` from a cache file made by :func:`pack` from the same sources.
+def unpack(data: bytes, name: str, sources: dict[str, str]
+           ) -> tuple[dict[int, bytes], list[tuple[bytes, bytes]], dict[str, int], str | None]:
+    """``(vocab, merges, special_tokens, pattern)`` from a cache file made by :func:`pack` from the same sources.
 
     Raises :class:`CacheMismatch` saying why when the file is not exactly that.
     """
@@ -83,7 +84,9 @@ def unpack(data: bytes, name: str, sources: dict[str, str]) -> tuple[dict[int, b
     payload = memoryview(data)[end + 1:]
     try:
         n, m, n_blob, specials = header["tokens"], header["merges"], header["blob"], header["special_tokens"]
-        if len(payload) != 8 * n + n_blob + 8 * m or not isinstance(specials, dict):
+        pattern = header["pattern"]
+        if (len(payload) != 8 * n + n_blob + 8 * m or not isinstance(specials, dict)
+                or not isinstance(pattern, (str, type(None)))):
             raise CacheMismatch("the header's sizes do not add up")
         ids, lengths = array("I"), array("I")
         ids.frombytes(payload[:4 * n])
@@ -98,8 +101,8 @@ def unpack(data: bytes, name: str, sources: dict[str, str]) -> tuple[dict[int, b
         tokens = [blob[a:b] for a, b in zip([0, *ends], ends)]
         vocab = dict(zip(ids, tokens))
         merges = list(zip(map(tokens.__getitem__, left), map(tokens.__getitem__, right)))
-    except (IndexError, TypeError, ValueError) as exc:
+    except (IndexError, KeyError, TypeError, ValueError) as exc:
         if isinstance(exc, CacheMismatch):
             raise
         raise CacheMismatch(f"inconsistent contents ({type(exc).__name__}: {exc})") from None
-    return vocab, merges, specials
+    return vocab, merges, specials, pattern

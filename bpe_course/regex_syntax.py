@@ -42,7 +42,7 @@ def pattern_parts(pattern: str) -> list[str]:
     """``pattern`` cut into its parts (see above); ``"".join`` of them gives ``pattern`` back."""
     parts, i = [], 0
     while i < len(pattern):
-        end = _class_end(pattern, i) if pattern[i] == "[" else _PART.match(pattern, i).end()
+        end = _class_end(pattern, i) if pattern[i] == "[" else _PART.match(pattern, i).end()  # type: ignore[union-attr]  # _PART matches any character
         parts.append(pattern[i:end])
         i = end
     return parts
@@ -76,7 +76,7 @@ def class_items(part: str) -> tuple[bool, list[str]]:
     inside = part[2 if negated else 1:-1]
     items, i = [], 0
     while i < len(inside):
-        end = _class_end(inside, i) if inside[i] == "[" else _ITEM.match(inside, i).end()
+        end = _class_end(inside, i) if inside[i] == "[" else _ITEM.match(inside, i).end()  # type: ignore[union-attr]  # _ITEM matches any character
         items.append(inside[i:end])
         i = end
     return negated, items
@@ -167,7 +167,8 @@ class _Unreadable(Exception):
 
 def _parse_alt(parts: list[str], i: int, ignore_case: bool) -> tuple[tuple, int]:
     """``("alt", [seq, ...])`` from ``parts[i:]`` up to an unmatched ``)`` or the end."""
-    seqs, items = [], []
+    seqs: list = []
+    items: list = []
     while i < len(parts) and parts[i] != ")":
         part = parts[i]
         if part == "|":

@@ -18,8 +18,8 @@ from pathlib import Path
 
 from . import formats
 from .errors import TokenizerFileError
-from .bpe import first_merge_ranks, merge_bytes
-from .fast.piece import encode_long_piece, joinable_pairs
+from .bpe import first_merge_ranks, merge_bytes, merges_from_ranks
+from .fast.piece import encode_long_piece, joinable_pairs, merge_any_length
 from .pretokenize import (PatternTimeoutError, check_special_tokens, pattern_name, pretokenize, pretokenize_lazily,
                           replace_lone_surrogates, resolve_pattern, safe_cut, specials_regex)
 
@@ -27,6 +27,12 @@ LONG_PIECE = 64  # longer pieces are cut into independent parts, long parts merg
 CACHE_LIMIT = 50_000  # pre-tokens remembered between calls; the cache is emptied when full
 STREAM_CHUNK = 1 << 16  # characters gathered before encode_iterable looks for a safe cut
 STREAM_PIECES = 1 << 14  # pieces encoded at a time when a text is encoded lazily (no safe cut known)
+
+
+def recover_merges(ranks: dict[bytes, int]) -> list[tuple[bytes, bytes]]:
+    """The merges of a rank-only vocabulary (:func:`bpe_course.bpe.merges_from_ranks`), very long tokens
+    included in near-linear time: what every reader of a rank file in the package uses."""
+    return merges_from_ranks(ranks, merge=merge_any_length)
 
 
 class Tokenizer:
@@ -80,12 +86,17 @@ class Tokenizer:
 
     def __repr__(self) -> str:
         name = pattern_name(self.pattern) or "custom"
-        return (f"Tokenizer(vocab_size={len(self.vocab)}, merges={len(self.merges)}, "
+        return (f"Tokenizer(n_vocab={self.n_vocab}, merges={len(self.merges)}, "
                 f"special_tokens={list(self.special_tokens)}, pattern={name!r})")
 
     @property
-    def vocab_size(self) -> int:
-        return len(self.vocab)
+    def n_vocab(self) -> int:
+        """Largest id + 1, as tiktoken's ``Encoding.n_vocab``: the rows of a model's embedding matrix.
+
+        ``len(tok.vocab)`` counts the tokens themselves; it is smaller where ids are unused (cl100k
+        leaves 100256 and 100261-100275 empty) or where a cut tokenizer keeps its specials' high ids.
+        """
+        return max(self.vocab) + 1 if self.vocab else 0
 
     def truncated(self, n_merges: int) -> Tokenizer:
         """The same tokenizer with only its first ``n_merges`` merges (ids of kept tokens unchanged).
@@ -131,6 +142,8 @@ class Tokenizer:
         ``<|e|><|e|>`` not, ``<|e|><|e|><|e|>`` is ordinary text followed by one ``<|e|>``.
         """
         finder = specials_regex(tuple(sorted(self.special_tokens)))
+        if finder is None:  # no special tokens at all
+            return
         found = finder.search(text)
         while found:
             if found.group() in allowed:
@@ -185,7 +198,7 @@ class Tokenizer:
         pieces = list(pieces)
         raw = list(map(str.encode, pieces))  # UTF-8
         whole = list(map(self._id_of.get, raw))
-        into.update(zip(pieces, zip(whole)))
+        into.update(zip(pieces, zip(whole)))  # type: ignore[arg-type]  # a None (no token) is replaced just below
         for k in compress(range(len(pieces)), map(operator.is_, whole, repeat(None))):
             into[pieces[k]] = tuple(self._merged(raw[k]))
 
@@ -255,7 +268,8 @@ class Tokenizer:
                     self._joinable = joinable_pairs(id_of)
                 # subtle: the full vocab's joinable table lists more pairs than the truncated one's;
                 # cutting at fewer places is still exact (each part still merges as it would alone).
-                return encode_long_piece(piece, ranks, id_of, self._joinable, encode_piece, LONG_PIECE)
+                # (the ignore: a _RanksBelow is read, like the dict it stands for, only through .get)
+                return encode_long_piece(piece, ranks, id_of, self._joinable, encode_piece, LONG_PIECE)  # type: ignore[arg-type]
             return [id_of[part] for part in merge_bytes(piece, merge_ranks, limit=n_merges)]
 
         done: dict[str, list[int]] = {}
@@ -356,7 +370,7 @@ class Tokenizer:
         merges = [self.merges[rank] for token, rank in made if len(token) > 1]  # a single byte is no merge's
         vocab.update(enumerate((a + b for a, b in merges), start=len(vocab)))
         specials = {}
-        for s in sorted(self.special_tokens, key=self.special_tokens.get):
+        for s in sorted(self.special_tokens, key=self.special_tokens.__getitem__):
             specials[s] = len(vocab)
             vocab[len(vocab)] = s.encode("utf-8")
         return Tokenizer(vocab, merges, specials, self.pattern)
@@ -370,12 +384,12 @@ class Tokenizer:
         one asked for (``x.tiktoken`` as JSON, ``vocab.bpe``) is refused: the name and the format agree.
         """
         format = _format_for_name(Path(path), format)
-        formats.save(self, path, format=format)
+        formats.save(self, path, format=format, recover=recover_merges)
 
     @classmethod
     def load(cls, path, format: str | None = None) -> Tokenizer:
         """Read a tokenizer saved in any format; a file whose data is inconsistent names the file."""
-        data = formats.load(path, format=format)
+        data = formats.load(path, format=format, recover=recover_merges)
         try:
             tokenizer = cls(*data)
         except ValueError as exc:
@@ -418,8 +432,8 @@ class _RanksBelow:
 
 def _refuse_disallowed(text: str, disallowed: set[str]) -> None:
     """tiktoken's rule: a special token in the text that is not allowed raises ``ValueError`` (naming where)."""
-    if disallowed:
-        found = specials_regex(tuple(sorted(disallowed))).search(text)
+    if disallowed and (finder := specials_regex(tuple(sorted(disallowed)))) is not None:
+        found = finder.search(text)
         if found:
             raise ValueError(
                 f"the text contains the special token {found.group()!r} at character {found.start()}. "
@@ -438,7 +452,7 @@ def _token_id(value: object, position: int) -> int:
     """``value`` as a token id: an ``int`` or anything that is one (a NumPy integer); never a float or bool."""
     if isinstance(value, bool) or not hasattr(type(value), "__index__"):
         raise TypeError(f"token ids are integers; got {value!r} ({type(value).__name__}) at position {position}")
-    return operator.index(value)
+    return operator.index(value)  # type: ignore[arg-type]  # its type has __index__: checked above
 
 
 def _check_vocab(vocab: Mapping[int, bytes]) -> dict[int, bytes]:

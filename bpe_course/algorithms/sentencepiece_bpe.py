@@ -1,0 +1,305 @@
+"""SentencePiece's BPE encoding, rebuilt: code points, scores, the dummy-prefix ``▁``, byte fallback.
+
+LLaMA 1-2 and Mistral 7B do not use byte-level BPE. Their ``.model`` file is a SentencePiece
+model: a list of *pieces* (strings of code points), each with a score and a kind. Encoding
+
+1. normalises the text as the file says (here: a ``▁`` in front, every space written ``▁``),
+2. splits it into code points (a user-defined piece, such as ``[REFERENCE_DOC_1]``, stays whole),
+3. merges, again and again, the adjacent pair whose joined string is the piece with the
+   **highest score** (the leftmost pair on a tie), until no adjacent pair is a piece,
+4. writes a symbol the vocabulary lacks as the ``<0xNN>`` pieces of its UTF-8 bytes (byte fallback).
+
+There is no merge list: step 3 ranks by the score of the piece a merge would make.
+
+>>> model = SentencePieceModel(pieces=["<unk>", "<s>", "</s>", "▁", "l", "o", "w", "lo", "low", "▁low"],
+...                            scores=[0, 0, 0, -1, -2, -3, -4, -5, -6, -7],
+...                            kinds=["unknown", "control", "control"] + ["normal"] * 7)
+>>> bpe = SentencePieceBPE(model)
+>>> bpe.normalize("low low")
+'▁low▁low'
+>>> [bpe.pieces[i] for i in bpe.encode("low low")]
+['▁low', '▁low']
+>>> [bpe.pieces[i] for i in bpe.encode("lox")]   # no '▁lo', and no 'x' nor byte fallback
+['▁', 'lo', '<unk>']
+"""
+
+from __future__ import annotations
+
+import heapq
+import operator
+import os
+import re
+from collections.abc import Sequence
+
+from ..errors import TokenizerFileError
+from ..formats.sentencepiece import SPACE, SentencePieceModel, read_model
+
+SEGMENT_CACHE_LIMIT = 50_000  # segments remembered between calls; the cache is emptied when full
+
+
+def byte_piece(byte: int) -> str:
+    """The byte-fallback piece of one byte.
+
+    >>> byte_piece(10), byte_piece(0xE2)
+    ('<0x0A>', '<0xE2>')
+    """
+    return f"<0x{byte:02X}>"
+
+
+def best_pair(symbols: Sequence[str], score_of: dict[str, float], frozen: frozenset[int] = frozenset()) -> int | None:
+    """Where the next merge happens: the left index of the adjacent pair whose join scores highest.
+
+    The leftmost wins a tie; a pair with a frozen symbol never counts; ``None`` when no adjacent
+    pair joins into a piece.
+
+    >>> best_pair(["l", "o", "w"], {"lo": -5.0, "ow": -3.0})
+    1
+    """
+    best, best_score = None, float("-inf")
+    for i in range(len(symbols) - 1):
+        if i in frozen or i + 1 in frozen:
+            continue
+        score = score_of.get(symbols[i] + symbols[i + 1])
+        if score is not None and score > best_score:
+            best, best_score = i, score
+    return best
+
+
+def merge_by_score(symbols: list[str], score_of: dict[str, float], frozen: frozenset[int] = frozenset()) -> list[str]:
+    """SentencePiece's BPE, plainly: merge the best-scoring adjacent pair until none is a piece.
+
+    ``frozen`` holds the positions of symbols that never merge (user-defined pieces). Quadratic:
+    the reference that :func:`heap_merge_by_score` is checked against.
+
+    >>> merge_by_score(list("▁low"), {"lo": -5.0, "low": -6.0, "▁low": -7.0, "ow": -9.0})
+    ['▁low']
+    """
+    symbols = list(symbols)
+    while (i := best_pair(symbols, score_of, frozen)) is not None:
+        symbols[i:i + 2] = [symbols[i] + symbols[i + 1]]
+        frozen = frozenset(f - 1 if f > i else f for f in frozen)  # the symbols after i moved one place left
+    return symbols
+
+
+def heap_merge_by_score(symbols: list[str], score_of: dict[str, float],
+                        frozen: frozenset[int] = frozenset()) -> list[str]:
+    """:func:`merge_by_score` with a priority queue over adjacent pairs, as SentencePiece does it.
+
+    The queue orders pairs by score (highest first), then by the left symbol's position. A merge
+    empties its right symbol and queues the two new pairs around the joined one; an entry whose
+    symbols changed since it was queued is stale and skipped when it comes up.
+
+    >>> heap_merge_by_score(list("▁low"), {"lo": -5.0, "low": -6.0, "▁low": -7.0, "ow": -9.0})
+    ['▁low']
+    """
+    n = len(symbols)
+    text = list(symbols)
+    prev = list(range(-1, n - 1))
+    nxt = [*range(1, n), -1]
+    queue: list[tuple[float, int, int, int]] = []
+
+    def push(left: int, right: int) -> None:
+        if left == -1 or right == -1 or left in frozen or right in frozen:
+            return
+        score = score_of.get(text[left] + text[right])
+        if score is not None:
+            # subtle: the entry records the pair's length, so a symbol that grew since is seen as stale
+            heapq.heappush(queue, (-score, left, right, len(text[left]) + len(text[right])))
+
+    for i in range(n - 1):
+        push(i, i + 1)
+    while queue:
+        _, left, right, size = heapq.heappop(queue)
+        if not text[left] or not text[right] or nxt[left] != right or len(text[left]) + len(text[right]) != size:
+            continue
+        text[left] += text[right]
+        text[right] = ""
+        nxt[left] = nxt[right]
+        if nxt[right] != -1:
+            prev[nxt[right]] = left
+        push(prev[left], left)
+        push(left, nxt[left])
+    return [t for t in text if t]
+
+
+class SentencePieceBPE:
+    """Encode text into a SentencePiece BPE model's ids, exactly as the ``sentencepiece`` library does.
+
+    subtle (speed): no piece of Mistral's or LLaMA's vocabulary has a ``▁`` after another character,
+    so no merge can cross the start of a run of ``▁``; the normalised text is cut there into
+    segments (``▁▁hello``, ``▁world``) encoded independently and remembered. A model whose pieces
+    break that rule is encoded whole, which gives the same ids, only slower.
+    """
+
+    def __init__(self, model: SentencePieceModel) -> None:
+        if len(model.pieces) != len(model.scores) or len(model.pieces) != len(model.kinds):
+            raise ValueError(f"{model.source}: {len(model.pieces)} pieces but {len(model.scores)} scores "
+                             f"and {len(model.kinds)} kinds")
+        if "unused" in model.kinds:
+            raise TokenizerFileError(f"{model.source}: piece {model.kinds.index('unused')} is an 'unused' piece, "
+                                     "which SentencePiece re-splits; this rebuild does not")
+        self.model = model
+        self.pieces: list[str] = list(model.pieces)
+        # What SentencePiece's BPE may merge into and look up: normal and user-defined pieces.
+        self.id_of: dict[str, int] = {p: i for i, (p, k) in enumerate(zip(model.pieces, model.kinds))
+                                      if k in ("normal", "user_defined")}
+        self.score_of: dict[str, float] = {p: model.scores[i] for p, i in self.id_of.items()}
+        self.user_defined: list[str] = sorted((p for p, k in zip(model.pieces, model.kinds) if k == "user_defined"),
+                                              key=len, reverse=True)
+        self._user_regex = re.compile("|".join(map(re.escape, self.user_defined))) if self.user_defined else None
+        self.byte_ids: dict[int, int] = {}
+        if model.byte_fallback:
+            byte_id = {p: i for i, (p, k) in enumerate(zip(model.pieces, model.kinds)) if k == "byte"}
+            missing = [b for b in range(256) if byte_piece(b) not in byte_id]
+            if missing:
+                raise TokenizerFileError(f"{model.source}: byte_fallback is on but piece {byte_piece(missing[0])} "
+                                         f"is missing ({len(missing)} of the 256 byte pieces are)")
+            self.byte_ids = {b: byte_id[byte_piece(b)] for b in range(256)}
+        self.control: dict[str, int] = {p: i for i, (p, k) in enumerate(zip(model.pieces, model.kinds))
+                                        if k in ("control", "unknown")}
+        cuttable = all(re.fullmatch(f"{SPACE}*[^{SPACE}]*", p) for p in self.id_of)
+        self._segments = re.compile(f"{SPACE}+[^{SPACE}]*|[^{SPACE}]+" if cuttable else ".+", re.DOTALL)
+        self._cache: dict[str, tuple[int, ...]] = {}
+
+    @classmethod
+    def from_file(cls, path: str | os.PathLike) -> SentencePieceBPE:
+        return cls(read_model(path))
+
+    def __repr__(self) -> str:
+        return f"SentencePieceBPE({len(self.pieces)} pieces from {self.model.source})"
+
+    @property
+    def n_vocab(self) -> int:
+        """Largest id + 1 (the pieces are numbered from 0 without a gap): the rows of a model's embedding."""
+        return len(self.pieces)
+
+    def normalize(self, text: str) -> str:
+        """The text as the model sees it: ``▁`` for each space, one ``▁`` in front (the dummy prefix; at the
+        end with ``treat_whitespace_as_suffix``) unless the text is empty; with ``remove_extra_whitespaces``,
+        no space at either end and none repeated."""
+        _check_text(text)
+        model = self.model
+        if model.remove_extra_whitespaces:
+            text = re.sub(" +", " ", text).strip(" ")
+        if not text:
+            return ""
+        space = SPACE if model.escape_whitespaces else " "
+        if model.add_dummy_prefix and not model.treat_whitespace_as_suffix:
+            text = " " + text
+        if model.escape_whitespaces:
+            text = text.replace(" ", SPACE)
+        if model.remove_extra_whitespaces:
+            # subtle: SentencePiece strips trailing spaces *after* escaping them, so a typed ▁ at the end
+            # goes too (a typed ▁ at the start stays: leading spaces are stripped before escaping)
+            text = text.rstrip(space)
+        if model.add_dummy_prefix and model.treat_whitespace_as_suffix:
+            text += space  # subtle: the "dummy prefix" becomes a suffix, added after the trailing spaces went
+        return text
+
+    def split(self, normalized: str) -> tuple[list[str], frozenset[int]]:
+        """Code points, with each user-defined piece kept whole (and frozen: it never merges)."""
+        if self._user_regex is None:
+            return list(normalized), frozenset()
+        symbols: list[str] = []
+        frozen: set[int] = set()
+        at = 0
+        for found in self._user_regex.finditer(normalized):
+            symbols.extend(normalized[at:found.start()])
+            frozen.add(len(symbols))
+            symbols.append(found.group())
+            at = found.end()
+        symbols.extend(normalized[at:])
+        return symbols, frozenset(frozen)
+
+    def ids_of_symbols(self, symbols: Sequence[str]) -> list[int]:
+        """Each symbol's id; a symbol the vocabulary lacks becomes its bytes' pieces (or ``<unk>``)."""
+        ids: list[int] = []
+        for symbol in symbols:
+            found = self.id_of.get(symbol)
+            if found is not None:
+                ids.append(found)
+            elif self.byte_ids:
+                ids.extend(self.byte_ids[b] for b in symbol.encode("utf-8"))
+            else:
+                ids.append(self.model.unk_id)
+        return ids
+
+    def encode_segment(self, segment: str) -> tuple[int, ...]:
+        cached = self._cache.get(segment)
+        if cached is None:
+            symbols, frozen = self.split(segment)
+            cached = tuple(self.ids_of_symbols(heap_merge_by_score(symbols, self.score_of, frozen)))
+            if len(self._cache) >= SEGMENT_CACHE_LIMIT:
+                self._cache.clear()
+            self._cache[segment] = cached
+        return cached
+
+    def encode(self, text: str) -> list[int]:
+        """The ids of ``text`` (no ``<s>``: add ``bos_id`` yourself, as the library's ``add_bos`` does)."""
+        ids: list[int] = []
+        for segment in self._segments.findall(self.normalize(text)):
+            ids.extend(self.encode_segment(segment))
+        if not self.byte_ids and self.model.unk_id in ids:
+            # subtle: without byte fallback SentencePiece writes a run of unknown symbols as one <unk>
+            unk = self.model.unk_id
+            ids = [i for k, i in enumerate(ids) if i != unk or k == 0 or ids[k - 1] != unk]
+        return ids
+
+    def encode_as_pieces(self, text: str) -> list[str]:
+        return [self.pieces[i] for i in self.encode(text)]
+
+    def decode(self, ids: Sequence[int]) -> str:
+        """Text back from ids, as the library decodes them (sentencepiece_processor.cc's ``Decode``):
+        consecutive byte pieces joined into UTF-8, ``▁`` read as a space, control pieces (``<s>``,
+        ``[INST]``...) written as nothing and ``<unk>`` as the model's ``unk_surface`` (`` ⁇ `` unless
+        the file says otherwise).
+
+        subtle: the dummy prefix is the ``▁`` that starts the first piece, dropped only while nothing
+        has been written yet; with ``remove_extra_whitespaces`` the ``▁`` of every piece up to the
+        first text goes (``▁``, ``▁``, ``▁a`` is ``a``), as the normaliser never leaves two there.
+        """
+        model = self.model
+        byte_of = {i: b for b, i in self.byte_ids.items()}
+        out: list[str] = []
+        pending = bytearray()  # byte pieces not yet read as UTF-8
+        first, seen_prefix = True, False  # first: no text yet, so a leading ▁ may be the dummy prefix
+        for position, i in enumerate(ids):
+            if isinstance(i, bool) or not hasattr(type(i), "__index__"):  # NumPy integers pass; 1.0 and True do not
+                raise ValueError(f"id {i!r} ({type(i).__name__}) at position {position} is not an integer; ids of "
+                                 f"this model run from 0 to {len(self.pieces) - 1}")
+            i = operator.index(i)
+            if not 0 <= i < len(self.pieces):
+                raise ValueError(f"id {i!r} at position {position} is not an id of this model "
+                                 f"(0 to {len(self.pieces) - 1})")
+            if i in byte_of:
+                pending.append(byte_of[i])
+                continue
+            if pending:
+                out.append(pending.decode("utf-8", errors="replace"))
+                pending.clear()
+            first = first and not seen_prefix and not any(out)
+            seen_prefix = False
+            kind = model.kinds[i]
+            if kind == "control":
+                continue
+            if kind == "unknown":
+                out.append(model.unk_surface)
+                continue
+            piece = self.pieces[i]
+            if first and (model.add_dummy_prefix or model.remove_extra_whitespaces) and piece.startswith(SPACE):
+                piece = piece[1:]
+                seen_prefix = not model.remove_extra_whitespaces
+            out.append(piece.replace(SPACE, " "))  # subtle: whether or not escape_whitespaces is set
+        if pending:
+            out.append(pending.decode("utf-8", errors="replace"))
+        return "".join(out)
+
+
+def _check_text(text: object) -> None:
+    if not isinstance(text, str):
+        raise TypeError(f"text must be a str, not {type(text).__name__}")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as e:
+        raise ValueError(f"text has a lone surrogate {text[e.start]!r} at character {e.start}, which is no "
+                         "Unicode character; SentencePiece refuses such text too") from None
