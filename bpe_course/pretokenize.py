@@ -50,6 +50,18 @@ GPT4O_PATTERN = "|".join([
     r"""\s+""",
 ])
 
+# Mistral's Tekken (tekken_240911.json, mistral-common): o200k's words without their contractions, and
+# one digit at a time. mistral-common runs it with tiktoken, so it too splits by tiktoken's Unicode tables.
+TEKKEN_PATTERN = "|".join([
+    r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+""",
+    r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*""",
+    r"""\p{N}""",
+    r""" ?[^\s\p{L}\p{N}]+[\r\n/]*""",
+    r"""\s*[\r\n]+""",
+    r"""\s+(?!\S)""",
+    r"""\s+""",
+])
+
 _WHITESPACE = regex.compile(r"\s")  # the patterns' own idea of whitespace (Unicode White_Space)
 
 # A pattern read from a file may backtrack exponentially (``(a|a)+b`` on thirty a's runs for
@@ -58,7 +70,7 @@ PIECE_SECONDS = 10.0
 
 PATTERNS: dict[str, str | None] = {"gpt2": GPT2_PATTERN, "gpt4": GPT4_PATTERN, "gpt4o": GPT4O_PATTERN, "none": None}
 # The patterns whose letters, marks, digits and spaces follow tiktoken's Unicode tables (bpe_course.unicode_classes).
-TIKTOKEN_PATTERNS = (GPT2_PATTERN, GPT4_PATTERN, GPT4O_PATTERN)
+TIKTOKEN_PATTERNS = (GPT2_PATTERN, GPT4_PATTERN, GPT4O_PATTERN, TEKKEN_PATTERN)
 
 
 def resolve_pattern(pattern: str | None) -> str | None:

@@ -12,8 +12,13 @@ from hypothesis import given, settings, strategies as st
 from bpe_course import corpus
 from bpe_course.bpe import merges_from_ranks
 from bpe_course.errors import TokenizerFileError
+from collections import Counter
+
+from bpe_course.fast.count import count_ordinary_text
 from bpe_course.mistral import TEKKEN_FILE, mistral_file, read_tekken, tekken, tekken_tokenizer
-from strategies import TRICKY_PIECES, valid_text
+from bpe_course.pretokenize import TEKKEN_PATTERN, pretokenize, safe_cut, split_specials
+from bpe_course.unicode_classes import exact_pattern, fast_splitter, unicode_disagreements
+from strategies import TRICKY_PIECES, tricky_text, valid_text
 
 
 @lru_cache(maxsize=1)
@@ -57,6 +62,52 @@ def test_the_data_model(library):
     assert tok.merges == merges_from_ranks(ranks) and tok.pattern == pattern
     # every ordinary id holds the bytes mistral-common's inner tiktoken Encoding gives it
     assert all(tok.vocab[i] == library._model.decode_single_token_bytes(i - 1_000) for i in range(1_000, 131_072))
+
+
+# ---- Tekken's pattern runs on the package's own splitter, by tiktoken's tables, as mistral-common's tiktoken does ----
+def test_the_files_pattern_is_the_known_one():
+    """Only this exact pattern string takes the fast splitter and the shortcuts of counting and streaming."""
+    assert read_tekken(mistral_file(TEKKEN_FILE))[1] == TEKKEN_PATTERN == tekken().pattern
+
+
+@settings(max_examples=300, deadline=None)
+@given(tricky_text)
+def test_the_fast_splitter_equals_tiktokens_tables(text):
+    assert pretokenize(text, TEKKEN_PATTERN) == exact_pattern(TEKKEN_PATTERN).findall(text)
+
+
+def test_every_disagreeing_character_is_split_as_mistral_common(library):
+    """Characters whose class the regex module's Unicode and tiktoken's tables disagree on, in context."""
+    texts = [f"{ch}'s x{ch}Y A{ch}b {ch}1" for ch in sorted(unicode_disagreements())]
+    for start in range(0, len(texts), 200):
+        text = "\n".join(texts[start:start + 200])
+        assert tekken().encode_ordinary(text) == library.encode(text, bos=False, eos=False)
+
+
+@pytest.mark.parametrize("below", [0x100, 0x10000])
+def test_both_forms_of_the_fast_splitter_on_every_character(below):
+    chars = "".join(chr(c) for c in range(below) if not 0xD800 <= c < 0xE000)
+    text = "".join(f"x'{ch}s a{ch}B {ch}1{ch}\n  {ch}x" for ch in chars)
+    assert fast_splitter(TEKKEN_PATTERN, below).findall(text) == exact_pattern(TEKKEN_PATTERN).findall(text)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(tricky_text, max_size=6).map(" ".join))
+def test_segment_counting_equals_pretokenize(text):
+    assert count_ordinary_text(text, TEKKEN_PATTERN) == Counter(pretokenize(text, TEKKEN_PATTERN))
+
+
+@settings(max_examples=300, deadline=None)
+@given(tricky_text, st.integers(0, 60))
+def test_safe_cut_never_changes_pretokens(text, limit):
+    text = text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    specials = ["</s>"]
+    cut = safe_cut(text, TEKKEN_PATTERN, specials, limit=limit)
+    if cut:
+        def pieces(part):
+            return [x for p, is_special in split_specials(part, specials)
+                    for x in ([p] if is_special else pretokenize(p, TEKKEN_PATTERN))]
+        assert pieces(text[:cut]) + pieces(text[cut:]) == pieces(text)
 
 
 def test_decode_round_trips(library):
