@@ -26,15 +26,19 @@ There is no merge list: step 3 ranks by the score of the piece a merge would mak
 from __future__ import annotations
 
 import heapq
+import math
+import operator
 import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import chain, repeat
 
 from .errors import TokenizerFileError
 from .tokenizer import CACHE_LIMIT  # segments remembered between calls, as many as pre-tokens there
 
 SPACE = "▁"  # U+2581 LOWER ONE EIGHTH BLOCK: SentencePiece's visible space
+LONG_SEGMENT = 64  # longer segments (and those holding a user-defined piece) are merged with the priority queue
 
 # sentencepiece_model.proto's ModelProto.SentencePiece.Type, by number.
 KINDS = {1: "normal", 2: "unknown", 3: "control", 4: "user_defined", 5: "unused", 6: "byte"}
@@ -176,6 +180,37 @@ def heap_merge_by_score(symbols: list[str], score_of: dict[str, float],
     return [t for t in text if t]
 
 
+def loop_merge_by_score(symbols: list[str], rank_of: dict[str, float]) -> list[str]:
+    """:func:`merge_by_score` written out for speed, for short segments without frozen symbols.
+
+    ``rank_of`` is ``{piece: -score}``: the best pair is the *lowest* rank, so the loop is the one
+    :func:`bpe_course.bpe.merge_bytes` runs, in C wherever it can be (``min``, ``list.index``).
+    A pair that is no piece ranks ``math.inf``.
+
+    subtle: quadratic in the segment's length, as the plain loop, but it calls no Python function per
+    pair: for the words of a text (a few symbols each) several times faster than the priority queue.
+
+    >>> loop_merge_by_score(list("▁low"), {"lo": 5.0, "low": 6.0, "▁low": 7.0, "ow": 9.0})
+    ['▁low']
+    """
+    get, inf = rank_of.get, math.inf
+    parts = list(symbols)
+    ranks = list(map(get, map(operator.add, parts, parts[1:]), repeat(inf)))  # of parts k and k + 1
+    best = min(ranks, default=inf)
+    while best < inf:
+        k = ranks.index(best)  # leftmost of equal scores, as SentencePiece
+        merged = parts[k] = parts[k] + parts.pop(k + 1)
+        del ranks[k]
+        if k:
+            ranks[k - 1] = get(parts[k - 1] + merged, inf)
+        if k < len(ranks):
+            ranks[k] = get(merged + parts[k + 1], inf)
+        elif not k:
+            break  # one part left
+        best = min(ranks)
+    return parts
+
+
 class SentencePieceBPE:
     """Encode text into a SentencePiece BPE model's ids, exactly as the ``sentencepiece`` library does.
 
@@ -198,6 +233,7 @@ class SentencePieceBPE:
         self.id_of: dict[str, int] = {p: i for i, (p, k) in enumerate(zip(model.pieces, model.kinds))
                                       if k in ("normal", "user_defined")}
         self.score_of: dict[str, float] = {p: model.scores[i] for p, i in self.id_of.items()}
+        self._rank_of: dict[str, float] = {p: -score for p, score in self.score_of.items()}  # loop_merge_by_score's
         self.user_defined: list[str] = sorted((p for p, k in zip(model.pieces, model.kinds) if k == "user_defined"),
                                               key=len, reverse=True)
         self._user_regex = re.compile("|".join(map(re.escape, self.user_defined))) if self.user_defined else None
@@ -277,18 +313,40 @@ class SentencePieceBPE:
     def encode_segment(self, segment: str) -> tuple[int, ...]:
         cached = self._cache.get(segment)
         if cached is None:
-            symbols, frozen = self.split(segment)
-            cached = tuple(self.ids_of_symbols(heap_merge_by_score(symbols, self.score_of, frozen)))
+            cached = self._merged(segment)
             if len(self._cache) >= CACHE_LIMIT:
                 self._cache.clear()
             self._cache[segment] = cached
         return cached
 
+    def _merged(self, segment: str) -> tuple[int, ...]:
+        """The ids of one segment not seen before."""
+        symbols, frozen = self.split(segment)
+        if frozen or len(symbols) > LONG_SEGMENT:
+            parts = heap_merge_by_score(symbols, self.score_of, frozen)
+        else:
+            parts = loop_merge_by_score(symbols, self._rank_of)
+        ids = list(map(self.id_of.get, parts))
+        return tuple(ids if None not in ids else self.ids_of_symbols(parts))
+
     def encode(self, text: str) -> list[int]:
-        """The ids of ``text`` (no ``<s>``: add ``bos_id`` yourself, as the library's ``add_bos`` does)."""
-        ids: list[int] = []
-        for segment in self._segments.findall(self.normalize(text)):
-            ids.extend(self.encode_segment(segment))
+        """The ids of ``text`` (no ``<s>``: add ``bos_id`` yourself, as the library's ``add_bos`` does).
+
+        subtle: as :meth:`bpe_course.tokenizer.Tokenizer.encode_ordinary` does, each distinct segment
+        is merged once and the ids of all of them are strung together in C.
+        """
+        segments = self._segments.findall(self.normalize(text))
+        cache = distinct = self._cache
+        missing = set(segments).difference(cache)
+        if missing:
+            if len(cache) + len(missing) > CACHE_LIMIT:
+                cache.clear()
+                missing = set(segments)
+                if len(missing) > CACHE_LIMIT:
+                    distinct = {}  # more distinct segments than the cache may hold: kept for this call only
+            for segment in missing:
+                distinct[segment] = self._merged(segment)
+        ids = list(chain.from_iterable(map(distinct.__getitem__, segments)))
         if not self.byte_ids and self.model.unk_id in ids:
             # subtle: without byte fallback SentencePiece writes a run of unknown symbols as one <unk>
             unk = self.model.unk_id

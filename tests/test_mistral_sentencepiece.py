@@ -13,8 +13,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from bpe_course import corpus
 from bpe_course.errors import HashMismatchError, TokenizerFileError
 from bpe_course.mistral import V1_FILE, V3_FILE, mistral_file, sentencepiece_v1, sentencepiece_v3
-from bpe_course.sentencepiece_bpe import (SentencePieceBPE, SentencePieceModel, heap_merge_by_score, merge_by_score,
-                                          read_model)
+from bpe_course.sentencepiece_bpe import (SentencePieceBPE, SentencePieceModel, heap_merge_by_score,
+                                          loop_merge_by_score, merge_by_score, read_model)
 from strategies import TRICKY_PIECES
 
 OURS = {"v1": sentencepiece_v1, "v3": sentencepiece_v3}
@@ -86,6 +86,25 @@ def test_the_priority_queue_merges_as_the_plain_loop(word, frozen):
               "▁l": -5.0, "▁low": -2.0, "lowe": -6.0, "lower": -6.0, "rs": -1.0, "ss": -0.5, "▁▁": -0.5}
     frozen = frozenset(i for i in frozen if i < len(word))
     assert heap_merge_by_score(list(word), scores, frozen) == merge_by_score(list(word), scores, frozen)
+    if not frozen:
+        ranks = {piece: -score for piece, score in scores.items()}
+        assert loop_merge_by_score(list(word), ranks) == merge_by_score(list(word), scores)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(texts=st.lists(sp_text, min_size=1, max_size=4))
+def test_the_segment_cache_across_calls_and_when_full(pair, texts, monkeypatch):
+    """A fresh model, then calls that find some segments cached; a cache too small for one call's segments."""
+    import bpe_course.sentencepiece_bpe as sentencepiece_bpe
+    ours, library = pair
+    fresh = SentencePieceBPE(ours.model)
+    for text in texts:
+        assert fresh.encode(text) == library.encode(text)
+    monkeypatch.setattr(sentencepiece_bpe, "CACHE_LIMIT", 3)
+    tiny = SentencePieceBPE(ours.model)
+    for text in texts + texts:
+        assert tiny.encode(text) == library.encode(text)
+        assert len(tiny._cache) <= 3
 
 
 def test_settings_change_the_ids():
