@@ -158,6 +158,13 @@ class Tokenizer:
         """Encode ``text`` treating special-token text as ordinary text."""
         pieces = self._pretokenize(_check_text(text))
         cache = distinct = self._cache
+        if cache:
+            # subtle: a text whose pieces are all known (most of a text seen before) has nothing to add, so
+            # that is tried first, without the set of its distinct pieces; a new piece stops it at once
+            try:
+                return list(chain.from_iterable(map(cache.__getitem__, pieces)))
+            except KeyError:
+                pass
         missing = set(pieces).difference(cache)
         if missing:
             if len(cache) + len(missing) > CACHE_LIMIT:

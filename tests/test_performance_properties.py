@@ -139,6 +139,16 @@ def test_encoder_cache_across_texts_split_three_ways(gpt2_tok, tiktoken_gpt2):
         assert tok.encode_ordinary(text) == tiktoken_gpt2.encode_ordinary(text)
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.lists(st.sampled_from([" the", " cat", "sat", ".", "\n", " on", " mat", "é", " zebra", "  "]),
+                         max_size=12).map("".join), min_size=1, max_size=6))
+def test_encoder_cache_across_calls_all_known_or_not(gpt2_tok, tiktoken_gpt2, texts):
+    """Calls whose pieces are all known (taken without the set of new pieces), partly known, or new."""
+    tok = Tokenizer(gpt2_tok.vocab, gpt2_tok.merges, gpt2_tok.special_tokens)
+    for text in texts + texts[::-1]:
+        assert tok.encode_ordinary(text) == tiktoken_gpt2.encode_ordinary(text)
+
+
 # Characters beyond the BMP that tiktoken counts as letters, digits or marks (the splitter's exact
 # path), and some it counts as symbols (the fast path): emoji, a flag's tag characters.
 ASTRAL_PIECES = ["\U0001D400", "\U0001D7D8\U0001D7D9", "\U00020000\U0002A6D6", "\U0002CEA2", "e\U000E0100",
