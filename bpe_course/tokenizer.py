@@ -282,6 +282,13 @@ class Tokenizer:
         bounded by the longest stretch without a safe cut (for GPT-2/GPT-4 patterns: a space
         between two non-space characters, or the end of a special token).
         """
+        for ids in self._encode_blocks(texts, allowed_special=allowed_special, disallowed_special=disallowed_special):
+            yield from ids
+
+    def _encode_blocks(self, texts: Iterable[str], *, allowed_special: Iterable[str] | str = frozenset(),
+                       disallowed_special: Iterable[str] | str = "all") -> Iterator[list[int]]:
+        """:meth:`encode_iterable`'s ids a list at a time, one list per stretch of text cut safely: for a
+        caller that stores them in bulk (``bpe_course.encode_files``), with no Python step per id."""
         allowed, _ = self._special_sets(allowed_special, disallowed_special)  # fail early on bad arguments
         specials = tuple(self.special_tokens)
         parts: list[str] = []
@@ -296,13 +303,11 @@ class Tokenizer:
             # split off (allowed) is a pre-token boundary; encoded as ordinary text, "<|x|>." is one piece.
             cut = safe_cut(buffer, self.pattern, specials, split_off=allowed)
             if cut:
-                yield from self.encode(buffer[:cut], allowed_special=allowed_special,
-                                       disallowed_special=disallowed_special)
+                yield self.encode(buffer[:cut], allowed_special=allowed_special, disallowed_special=disallowed_special)
                 buffer = buffer[cut:]
             parts, size = [buffer], len(buffer)
             next_try = size + STREAM_CHUNK if cut else 2 * size  # subtle: doubling keeps it linear
-        yield from self.encode("".join(parts), allowed_special=allowed_special,
-                               disallowed_special=disallowed_special)
+        yield self.encode("".join(parts), allowed_special=allowed_special, disallowed_special=disallowed_special)
 
     # ---- decoding ------------------------------------------------------------------------
     def decode_bytes(self, ids: Iterable[int]) -> bytes:
