@@ -19,14 +19,33 @@ Six floors, imports pointing down only (CONTRIBUTING.md says what each room is f
 True
 """
 
-from .bpe import merges_from_ranks
-from .bytelevel import bytes_to_unicode
-from .corpus import read_text_file
-from .errors import CorpusError, HashMismatchError, TokenizerFileError
+from importlib import import_module
+
 from .pretokenize import GPT2_PATTERN, GPT4_PATTERN, GPT4O_PATTERN, pretokenize, split_specials
-from .pretrained import cl100k, gpt2, o200k
-from .tokenizer import Tokenizer
-from .train import count_pretokens, train_bpe
+
+# subtle: the names below are imported on first use (PEP 562), so that a command such as
+# ``bpe-course encode --tokenizer cl100k 'Hello world'`` does not import the trainer, the corpora's
+# downloader or the formats it never uses: start-up is most of such a command's time. (``pretokenize``
+# is imported above: it is also the name of its module, which would otherwise shadow the function.)
+_WHERE = {
+    "merges_from_ranks": "bpe", "bytes_to_unicode": "bytelevel", "read_text_file": "corpus",
+    "CorpusError": "errors", "HashMismatchError": "errors", "TokenizerFileError": "errors",
+    "cl100k": "pretrained", "gpt2": "pretrained", "o200k": "pretrained",
+    "Tokenizer": "tokenizer", "count_pretokens": "train", "train_bpe": "train",
+}
+
+
+def __getattr__(name: str):
+    if name not in _WHERE:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f".{_WHERE[name]}", __name__), name)
+    globals()[name] = value  # the next use is a plain look-up
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_WHERE})
+
 
 __version__ = "0.1.0"
 

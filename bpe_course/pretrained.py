@@ -37,7 +37,6 @@ from . import pretrained_cache
 from .bpe import merges_from_ranks
 from .errors import HashMismatchError, TokenizerFileError
 from .files import sha256_file, write_atomic
-from .formats import read_gpt2_files, read_tiktoken_ranks
 from .resources import default_cache_dir
 from .tokenizer import Tokenizer
 
@@ -114,8 +113,7 @@ def _gpt2_cached(encoder_json: Path, vocab_bpe: Path, verify: bool, cache_dir: P
         sources[role] = sha256_file(path)
         if verify:
             _check_sha256(path, sources[role], GPT2_SHA256[role])
-    built = _through_cache("gpt2", sources, cache_dir, lambda: read_gpt2_files(encoder_json, vocab_bpe))
-    return Tokenizer(*built, pattern="gpt2")
+    return _through_cache("gpt2", sources, cache_dir, lambda: read_gpt2_files(encoder_json, vocab_bpe), "gpt2")
 
 
 def cl100k(path: str | os.PathLike | None = None, *, verify: bool = True, cache: bool = True) -> Tokenizer:
@@ -144,13 +142,20 @@ def _ranked(path: Path, name: str, expected_sha256: str | None, cache_dir: Path 
     sha = hashlib.sha256(data).hexdigest()
     if expected_sha256:
         _check_sha256(path, sha, expected_sha256)
-    built = _through_cache(name, {path.name.removesuffix(".gz"): sha}, cache_dir,
-                           lambda: _from_ranks(path, data, specials))
-    return Tokenizer(*built, pattern=pattern)
+    return _through_cache(name, {path.name.removesuffix(".gz"): sha}, cache_dir,
+                          lambda: _from_ranks(path, data, specials), pattern)
+
+
+def read_gpt2_files(encoder_json: Path, vocab_bpe: Path) -> Built:
+    """:func:`bpe_course.formats.read_gpt2_files`, imported when first needed: a start from the cache never needs
+    the file formats, and importing them was a tenth of a one-line ``bpe-course encode``."""
+    from . import formats
+    return formats.read_gpt2_files(encoder_json, vocab_bpe)
 
 
 def _from_ranks(path: Path, data: bytes, specials: dict[str, int]) -> Built:
     """Vocab (ranks are ids, then the specials) and the merges BPE over the ranks implies."""
+    from .formats import read_tiktoken_ranks
     ranks = read_tiktoken_ranks(path, data)
     vocab = {rank: token for token, rank in ranks.items()}
     for s, i in specials.items():
@@ -169,25 +174,28 @@ def _cache_dir(cache: bool) -> Path | None:
     return default_cache_dir() / "pretrained" if cache else None
 
 
-def _through_cache(name: str, sources: dict[str, str], cache_dir: Path | None, build: Callable[[], Built]) -> Built:
-    """What ``build()`` returns, from the cache file for ``sources`` when it is intact, else built and saved.
+def _through_cache(name: str, sources: dict[str, str], cache_dir: Path | None, build: Callable[[], Built],
+                   pattern: str) -> Tokenizer:
+    """The tokenizer of what ``build()`` returns (with ``pattern``), from the cache file for ``sources`` when it
+    is intact, else built, checked and saved.
 
     subtle: every failure to read (missing, damaged, stale, unreadable) means "build"; every failure
-    to write (read-only disk, no home) is ignored: the cache only ever saves time.
+    to write (read-only disk, no home) is ignored: the cache only ever saves time. A file is written
+    only for a tokenizer that passed its checks, so a start from the file need not run them again.
     """
     if cache_dir is None:
-        return build()
+        return Tokenizer(*build(), pattern=pattern)
     path = cache_file(cache_dir, name, sources)
     try:
-        return pretrained_cache.unpack(path.read_bytes(), name, sources)
+        return pretrained_cache.load_tokenizer(path.read_bytes(), name, sources, pattern)
     except (OSError, pretrained_cache.CacheMismatch):
         pass
-    vocab, merges, specials = build()
+    tokenizer = Tokenizer(*build(), pattern=pattern)
     try:
-        write_atomic(path, pretrained_cache.pack(name, sources, vocab, merges, specials))
+        write_atomic(path, pretrained_cache.pack_tokenizer(name, sources, tokenizer))
     except OSError:
         pass
-    return vocab, merges, specials
+    return tokenizer
 
 
 def cache_file(cache_dir: Path, name: str, sources: dict[str, str]) -> Path:

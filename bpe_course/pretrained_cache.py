@@ -1,4 +1,4 @@
-"""The cache file of a pretrained tokenizer: its vocab and merges, ready to use (plain data, no Tokenizer).
+"""The cache file of a pretrained tokenizer: its vocab and merges, ready to use.
 
 Recovering cl100k's or o200k's merges from their ranks takes seconds, parsing GPT-2's JSON a good
 fraction of one; this file holds the result, so the next start-up only reads arrays. It is never
@@ -15,6 +15,11 @@ byte order) or bytes::
     blob        the tokens' bytes, one after the other
     left[m]     where each merge's left part stands in vocab order (0 to n - 1; not its id)
     right[m]    where its right part stands
+
+A file made from a :class:`~bpe_course.tokenizer.Tokenizer` that passed its checks says so in its
+header (``"checked"``, with how that tokenizer ranks pairs), and :func:`load_tokenizer` then builds
+it without running them again (:meth:`~bpe_course.tokenizer.Tokenizer.from_checked`): the checks were
+most of the time of a start-up from the cache.
 
 >>> vocab = {i: bytes([i]) for i in range(256)} | {256: b"ow", 257: b"low"}
 >>> merges = [(b"o", b"w"), (b"l", b"ow")]
@@ -36,14 +41,19 @@ from array import array
 from itertools import accumulate
 
 from .errors import CacheMismatch
+from .tokenizer import Tokenizer
 
 FORMAT = "bpe-course-pretrained-cache"
-VERSION = 1  # raise whenever the layout or what the loaders put into it changes: old files are then rebuilt
+VERSION = 2  # raise whenever the layout or what the loaders put into it changes: old files are then rebuilt
 
 
 def pack(name: str, sources: dict[str, str], vocab: dict[int, bytes], merges: list[tuple[bytes, bytes]],
-         special_tokens: dict[str, int]) -> bytes:
-    """The cache file's bytes for a tokenizer made from ``sources`` (file name -> sha256)."""
+         special_tokens: dict[str, int], ranks_by_id: bool | None = None) -> bytes:
+    """The cache file's bytes for a tokenizer made from ``sources`` (file name -> sha256).
+
+    ``ranks_by_id`` (:attr:`Tokenizer.ranks_by_id`) is given only for data that passed ``Tokenizer``'s
+    checks (see :func:`pack_tokenizer`); the header then marks the file as checked.
+    """
     special_ids = set(special_tokens.values())
     place = {token: k for k, (i, token) in enumerate(vocab.items()) if i not in special_ids}
     ids = array("I", vocab)
@@ -57,8 +67,25 @@ def pack(name: str, sources: dict[str, str], vocab: dict[int, bytes], merges: li
     header = {"format": FORMAT, "version": VERSION, "name": name, "sources": sources,
               "byteorder": sys.byteorder, "tokens": len(vocab), "merges": len(merges), "blob": len(blob),
               "special_tokens": special_tokens}
+    if ranks_by_id is not None:
+        header["checked"] = {"ranks_by_id": bool(ranks_by_id)}
     body = json.dumps(header).encode("ascii") + b"\n" + payload
     return hashlib.sha256(body).hexdigest().encode("ascii") + b"\n" + body
+
+
+def pack_tokenizer(name: str, sources: dict[str, str], tokenizer: Tokenizer) -> bytes:
+    """The cache file's bytes for ``tokenizer`` (built, so checked), made from ``sources``."""
+    return pack(name, sources, tokenizer.vocab, tokenizer.merges, tokenizer.special_tokens, tokenizer.ranks_by_id)
+
+
+def load_tokenizer(data: bytes, name: str, sources: dict[str, str], pattern: str | None) -> Tokenizer:
+    """The tokenizer a cache file holds (with ``pattern``): without ``Tokenizer``'s checks when the file says
+    they were passed, else with them. Raises :class:`CacheMismatch` as :func:`unpack` does."""
+    vocab, merges, specials, header = _read(data, name, sources)
+    checked = header.get("checked")
+    if isinstance(checked, dict) and isinstance(checked.get("ranks_by_id"), bool):
+        return Tokenizer.from_checked(vocab, merges, specials, pattern, checked["ranks_by_id"])
+    return Tokenizer(vocab, merges, specials, pattern)
 
 
 def unpack(data: bytes, name: str, sources: dict[str, str]) -> tuple[dict[int, bytes], list, dict[str, int]]:
@@ -66,6 +93,12 @@ def unpack(data: bytes, name: str, sources: dict[str, str]) -> tuple[dict[int, b
 
     Raises :class:`CacheMismatch` saying why when the file is not exactly that.
     """
+    vocab, merges, specials, _ = _read(data, name, sources)
+    return vocab, merges, specials
+
+
+def _read(data: bytes, name: str, sources: dict[str, str]) -> tuple[dict[int, bytes], list, dict[str, int], dict]:
+    """:func:`unpack`'s result and the file's header."""
     body = memoryview(data)[65:]
     if len(data) < 65 or data[64:65] != b"\n" or hashlib.sha256(body).hexdigest().encode("ascii") != data[:64]:
         raise CacheMismatch("the file's sha256 differs from the one it starts with (damaged)")
@@ -95,11 +128,11 @@ def unpack(data: bytes, name: str, sources: dict[str, str]) -> tuple[dict[int, b
         ends = list(accumulate(lengths))
         if ends and ends[-1] != n_blob:
             raise CacheMismatch("the token lengths do not add up to the blob")
-        tokens = [blob[a:b] for a, b in zip([0, *ends], ends)]
+        tokens = list(map(blob.__getitem__, map(slice, [0, *ends], ends)))  # subtle: in C, not a loop of slices
         vocab = dict(zip(ids, tokens))
         merges = list(zip(map(tokens.__getitem__, left), map(tokens.__getitem__, right)))
     except (IndexError, TypeError, ValueError) as exc:
         if isinstance(exc, CacheMismatch):
             raise
         raise CacheMismatch(f"inconsistent contents ({type(exc).__name__}: {exc})") from None
-    return vocab, merges, specials
+    return vocab, merges, specials, header

@@ -16,7 +16,6 @@ from collections.abc import Iterable, Iterator, Mapping
 from itertools import chain, compress, repeat
 from pathlib import Path
 
-from . import formats
 from .errors import TokenizerFileError
 from .bpe import first_merge_ranks, merge_bytes
 from .fast.piece import encode_long_piece, joinable_pairs
@@ -54,10 +53,36 @@ class Tokenizer:
         if not (all(map(known, made)) and all(map(known, chain.from_iterable(self.merges)))):
             _name_unknown_part(self.merges, self._id_of)
         self._rank: dict[bytes, int] = _pair_ranks(self.merges, made, self._id_of)  # what encoding ranks a pair by
+        self._start_caches()
+
+    def _start_caches(self) -> None:
         self._merge_rank: dict[bytes, int] | None = None  # made on first use, see first_merge_ranks
         self._cache: dict[str, tuple[int, ...]] = {}  # pre-token -> ids; never more than CACHE_LIMIT
         self._joinable: bytes | None = None  # built on the first long piece (see _independent_parts)
         self._source: str | None = None  # the file it was loaded from, named when its pattern fails
+
+    @property
+    def ranks_by_id(self) -> bool:
+        """Whether encoding ranks a pair by the id of the token it makes (ids grow with the merges, see
+        ``_pair_ranks``): what a start-up cache file records, so that :meth:`from_checked` need not work it out."""
+        return self._rank is self._id_of
+
+    @classmethod
+    def from_checked(cls, vocab: dict[int, bytes], merges: list[tuple[bytes, bytes]], special_tokens: dict[str, int],
+                     pattern: str | None, ranks_by_id: bool) -> Tokenizer:
+        """A tokenizer from data that passed ``Tokenizer(...)``'s checks before, without running them again.
+
+        For a start-up cache file (:mod:`bpe_course.pretrained_cache`): it holds a tokenizer that was
+        built and checked when the file was made, and the whole file is verified by its sha256 on every
+        load. The checks are most of the time of building cl100k or o200k; give this nothing else.
+        """
+        self = cls.__new__(cls)
+        self.vocab, self.merges, self.pattern = vocab, merges, resolve_pattern(pattern)
+        self.special_tokens = dict(special_tokens)
+        self._id_of = _ordinary_ids(vocab, set(special_tokens.values()))
+        self._rank = self._id_of if ranks_by_id else first_merge_ranks(merges)
+        self._start_caches()
+        return self
 
     def _find_specials(self, special_tokens: Iterable[str] | Mapping[str, int]) -> dict[str, int]:
         if isinstance(special_tokens, Mapping):
@@ -356,12 +381,14 @@ class Tokenizer:
         other name as ``"bpe-course"``. A name that loading would read as another format than the
         one asked for (``x.tiktoken`` as JSON, ``vocab.bpe``) is refused: the name and the format agree.
         """
+        from . import formats  # subtle: here, not at the top: encoding alone never needs the file formats
         format = _format_for_name(Path(path), format)
         formats.save(self, path, format=format)
 
     @classmethod
     def load(cls, path, format: str | None = None) -> Tokenizer:
         """Read a tokenizer saved in any format; a file whose data is inconsistent names the file."""
+        from . import formats
         data = formats.load(path, format=format)
         try:
             tokenizer = cls(*data)

@@ -217,3 +217,49 @@ def test_every_byte_of_a_cache_file_is_checked(gpt2_tok):
             pretrained_cache.unpack(damaged, "gpt2", sources)
     with pytest.raises(pretrained_cache.CacheMismatch, match="made for another name"):
         pretrained_cache.unpack(data, "cl100k", sources)
+
+
+# ---- a checked cache file: the tokenizer is built without its checks --------------------------------
+def _shuffled_ids(tok):
+    """The same tokenizer with the ids of its merged tokens shuffled: its ranks are no longer its ids."""
+    import random
+    from bpe_course import Tokenizer
+    merged = [i for i, t in tok.vocab.items() if len(t) > 1 and i not in tok.special_tokens.values()]
+    moved = dict(zip(merged, random.Random(7).sample(merged, len(merged))))
+    vocab = {moved.get(i, i): t for i, t in tok.vocab.items()}
+    return Tokenizer(vocab, tok.merges, tok.special_tokens, tok.pattern)
+
+
+@pytest.mark.parametrize("by_id", [True, False])
+def test_a_checked_cache_file_builds_the_same_tokenizer_without_the_checks(gpt2_tok, monkeypatch, by_id):
+    from bpe_course import tokenizer as tokenizer_module
+    tok = gpt2_tok.truncated(2000) if by_id else _shuffled_ids(gpt2_tok.truncated(2000))
+    assert tok.ranks_by_id is by_id
+    sources = {"encoder.json": "a" * 64, "vocab.bpe": "b" * 64}
+    checked = pretrained_cache.pack_tokenizer("gpt2", sources, tok)
+    unchecked = pretrained_cache.pack("gpt2", sources, tok.vocab, tok.merges, tok.special_tokens)
+    text = "Hello world, it's 2024 -- the naïve café's tokens\n\n  spaced\tout"
+    for data in (checked, unchecked):
+        loaded = pretrained_cache.load_tokenizer(data, "gpt2", sources, "gpt2")
+        assert same_tokenizer(loaded, tok) and loaded.ranks_by_id is by_id
+        assert dict(loaded._rank) == dict(tok._rank) and loaded._id_of == tok._id_of
+        assert loaded.encode(text, allowed_special="all") == tok.encode(text, allowed_special="all")
+        assert loaded.encode_ordinary_truncated(text, 500) == tok.encode_ordinary_truncated(text, 500)
+
+    def no_checks(*args):
+        raise AssertionError("the checks ran")
+    monkeypatch.setattr(tokenizer_module, "_check_vocab", no_checks)
+    assert same_tokenizer(pretrained_cache.load_tokenizer(checked, "gpt2", sources, "gpt2"), tok)
+    with pytest.raises(AssertionError, match="the checks ran"):  # a file that does not say it was checked
+        pretrained_cache.load_tokenizer(unchecked, "gpt2", sources, "gpt2")
+
+
+def test_the_named_tokenizers_from_their_cache_files_encode_as_built(cache_dir, gpt2_tok, cl100k_tok, o200k_tok):
+    """Built from the files (checked) and written, then read back from the cache without the checks."""
+    text = "Hello world, it's 2024 -- naïve café 日本語 🙃\n\n  x"
+    for load, built in ((gpt2, gpt2_tok), (cl100k, cl100k_tok), (o200k, o200k_tok)):
+        load()
+        forget_loaded()
+        loaded = load()
+        assert same_tokenizer(loaded, built) and loaded.ranks_by_id and built.ranks_by_id
+        assert loaded.encode(text, allowed_special="all") == built.encode(text, allowed_special="all")
