@@ -30,7 +30,7 @@ import importlib.util
 import os
 import zlib
 from collections.abc import Callable
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 
 from . import pretrained_cache
@@ -140,10 +140,44 @@ def _ranked(path: Path, name: str, expected_sha256: str | None, cache_dir: Path 
     specials, pattern = RANKED[name]
     data = read_source(path)
     sha = hashlib.sha256(data).hexdigest()
+    sources = {path.name.removesuffix(".gz"): sha}
     if expected_sha256:
         _check_sha256(path, sha, expected_sha256)
-    return _through_cache(name, {path.name.removesuffix(".gz"): sha}, cache_dir,
-                          lambda: _from_ranks(path, data, specials), pattern)
+        # subtle: the very file tiktoken checks for (so known to pass every check): its merges are recovered
+        # from the ranks only when first asked for, and the start-up cache is written then (see _recover_merges)
+        if cache_dir is not None:
+            try:
+                return pretrained_cache.load_tokenizer(cache_file(cache_dir, name, sources).read_bytes(), name,
+                                                       sources, pattern)
+            except (OSError, pretrained_cache.CacheMismatch):
+                pass
+        return _lazy_ranked(path, data, name, specials, pattern, sources, cache_dir)
+    return _through_cache(name, sources, cache_dir, lambda: _from_ranks(path, data, specials), pattern)
+
+
+def _lazy_ranked(path: Path, data: bytes, name: str, specials: dict[str, int], pattern: str, sources: dict[str, str],
+                 cache_dir: Path | None) -> Tokenizer:
+    """A tokenizer from a rank file known to be good, as tiktoken builds one: ranks, no merges (yet)."""
+    from .formats import read_tiktoken_ranks
+    ranks = read_tiktoken_ranks(path, data)
+    vocab = dict(zip(ranks.values(), ranks))
+    vocab.update((i, s.encode("utf-8")) for s, i in specials.items())
+    n_merges = len(ranks) - sum(map((1).__eq__, map(len, ranks)))  # every token but the single bytes is a merge's
+    recover = partial(_recover_merges, path, data, name, specials, sources, cache_dir)
+    return Tokenizer.from_checked(vocab, recover, specials, pattern, ranks_by_id=True, n_merges=n_merges)
+
+
+def _recover_merges(path: Path, data: bytes, name: str, specials: dict[str, int], sources: dict[str, str],
+                    cache_dir: Path | None) -> list[tuple[bytes, bytes]]:
+    """The merges of a :func:`_lazy_ranked` tokenizer, when first asked for; kept in the start-up cache."""
+    vocab, merges, specials = _from_ranks(path, data, specials)
+    if cache_dir is not None:
+        try:
+            write_atomic(cache_file(cache_dir, name, sources),
+                         pretrained_cache.pack(name, sources, vocab, merges, specials, ranks_by_id=True))
+        except OSError:
+            pass
+    return merges
 
 
 def read_gpt2_files(encoder_json: Path, vocab_bpe: Path) -> Built:

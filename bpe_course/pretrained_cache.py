@@ -38,6 +38,8 @@ import hashlib
 import json
 import sys
 from array import array
+from collections.abc import Callable
+from functools import partial
 from itertools import accumulate
 
 from .errors import CacheMismatch
@@ -84,8 +86,8 @@ def load_tokenizer(data: bytes, name: str, sources: dict[str, str], pattern: str
     vocab, merges, specials, header = _read(data, name, sources)
     checked = header.get("checked")
     if isinstance(checked, dict) and isinstance(checked.get("ranks_by_id"), bool):
-        return Tokenizer.from_checked(vocab, merges, specials, pattern, checked["ranks_by_id"])
-    return Tokenizer(vocab, merges, specials, pattern)
+        return Tokenizer.from_checked(vocab, merges, specials, pattern, checked["ranks_by_id"], header["merges"])
+    return Tokenizer(vocab, merges(), specials, pattern)
 
 
 def unpack(data: bytes, name: str, sources: dict[str, str]) -> tuple[dict[int, bytes], list, dict[str, int]]:
@@ -94,11 +96,13 @@ def unpack(data: bytes, name: str, sources: dict[str, str]) -> tuple[dict[int, b
     Raises :class:`CacheMismatch` saying why when the file is not exactly that.
     """
     vocab, merges, specials, _ = _read(data, name, sources)
-    return vocab, merges, specials
+    return vocab, merges(), specials
 
 
-def _read(data: bytes, name: str, sources: dict[str, str]) -> tuple[dict[int, bytes], list, dict[str, int], dict]:
-    """:func:`unpack`'s result and the file's header."""
+def _read(data: bytes, name: str, sources: dict[str, str]
+          ) -> tuple[dict[int, bytes], Callable[[], list], dict[str, int], dict]:
+    """:func:`unpack`'s result, with a function that makes the merges (they are made when first needed:
+    encoding never needs them), and the file's header."""
     body = memoryview(data)[65:]
     if len(data) < 65 or data[64:65] != b"\n" or hashlib.sha256(body).hexdigest().encode("ascii") != data[:64]:
         raise CacheMismatch("the file's sha256 differs from the one it starts with (damaged)")
@@ -130,9 +134,16 @@ def _read(data: bytes, name: str, sources: dict[str, str]) -> tuple[dict[int, by
             raise CacheMismatch("the token lengths do not add up to the blob")
         tokens = list(map(blob.__getitem__, map(slice, [0, *ends], ends)))  # subtle: in C, not a loop of slices
         vocab = dict(zip(ids, tokens))
-        merges = list(zip(map(tokens.__getitem__, left), map(tokens.__getitem__, right)))
+        if m and max(max(left), max(right)) >= n:
+            raise CacheMismatch("a merge's part is no token of the file")
+        merges = partial(_merges, tokens, left, right)
     except (IndexError, TypeError, ValueError) as exc:
         if isinstance(exc, CacheMismatch):
             raise
         raise CacheMismatch(f"inconsistent contents ({type(exc).__name__}: {exc})") from None
     return vocab, merges, specials, header
+
+
+def _merges(tokens: list[bytes], left: array, right: array) -> list[tuple[bytes, bytes]]:
+    """The merges of a cache file, from where their parts stand among its tokens."""
+    return list(zip(map(tokens.__getitem__, left), map(tokens.__getitem__, right)))

@@ -12,7 +12,7 @@
 from __future__ import annotations
 
 import operator
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from itertools import chain, compress, repeat
 from pathlib import Path
 
@@ -62,25 +62,56 @@ class Tokenizer:
         self._source: str | None = None  # the file it was loaded from, named when its pattern fails
 
     @property
+    def merges(self) -> list[tuple[bytes, bytes]]:
+        """The merges, ``(left, right)`` pairs of tokens in creation order.
+
+        subtle: a tokenizer made by :meth:`from_checked` from a rank file it can trust (cl100k's and
+        o200k's, by their sha256) or from a start-up cache file makes this list only when it is first
+        asked for. Encoding never needs it (a pair ranks as the token it makes), and recovering it from
+        100,000-200,000 ranks takes seconds: tiktoken never builds it at all.
+        """
+        if self._merges is None:
+            self._merges = self._recover_merges()
+            self._recover_merges = None
+        return self._merges
+
+    @merges.setter
+    def merges(self, merges: list[tuple[bytes, bytes]]) -> None:
+        self._merges, self._recover_merges = merges, None
+
+    def _merge_count(self) -> int:
+        """``len(self.merges)``, without making the list."""
+        return len(self._merges) if self._merges is not None else self._n_merges
+
+    @property
     def ranks_by_id(self) -> bool:
         """Whether encoding ranks a pair by the id of the token it makes (ids grow with the merges, see
         ``_pair_ranks``): what a start-up cache file records, so that :meth:`from_checked` need not work it out."""
         return self._rank is self._id_of
 
     @classmethod
-    def from_checked(cls, vocab: dict[int, bytes], merges: list[tuple[bytes, bytes]], special_tokens: dict[str, int],
-                     pattern: str | None, ranks_by_id: bool) -> Tokenizer:
-        """A tokenizer from data that passed ``Tokenizer(...)``'s checks before, without running them again.
+    def from_checked(cls, vocab: dict[int, bytes], merges: list[tuple[bytes, bytes]] | Callable[[], list],
+                     special_tokens: dict[str, int], pattern: str | None, ranks_by_id: bool,
+                     n_merges: int | None = None) -> Tokenizer:
+        """A tokenizer from data known to pass ``Tokenizer(...)``'s checks, without running them again.
 
-        For a start-up cache file (:mod:`bpe_course.pretrained_cache`): it holds a tokenizer that was
-        built and checked when the file was made, and the whole file is verified by its sha256 on every
-        load. The checks are most of the time of building cl100k or o200k; give this nothing else.
+        For a start-up cache file (:mod:`bpe_course.pretrained_cache`), which holds a tokenizer that
+        was built and checked when the file was made and is verified whole by its sha256 on every load,
+        and for a rank file whose sha256 is that of a file known to pass them (``pretrained``). The checks
+        are most of the time of building cl100k or o200k; give this nothing else.
+
+        ``merges`` may be a function that makes the list (called once, when :attr:`merges` is first
+        read; ``n_merges`` is then its length).
         """
         self = cls.__new__(cls)
-        self.vocab, self.merges, self.pattern = vocab, merges, resolve_pattern(pattern)
+        self.vocab, self.pattern = vocab, resolve_pattern(pattern)
+        if callable(merges):
+            self._merges, self._recover_merges, self._n_merges = None, merges, n_merges
+        else:
+            self.merges = merges
         self.special_tokens = dict(special_tokens)
         self._id_of = _ordinary_ids(vocab, set(special_tokens.values()))
-        self._rank = self._id_of if ranks_by_id else first_merge_ranks(merges)
+        self._rank = self._id_of if ranks_by_id else first_merge_ranks(self.merges)
         self._start_caches()
         return self
 
@@ -104,7 +135,7 @@ class Tokenizer:
 
     def __repr__(self) -> str:
         name = pattern_name(self.pattern) or "custom"
-        return (f"Tokenizer(vocab_size={len(self.vocab)}, merges={len(self.merges)}, "
+        return (f"Tokenizer(vocab_size={len(self.vocab)}, merges={self._merge_count()}, "
                 f"special_tokens={list(self.special_tokens)}, pattern={name!r})")
 
     @property

@@ -121,8 +121,10 @@ def cache_dir(tmp_path, monkeypatch):
 
 
 @pytest.fixture
-def builds(monkeypatch) -> list[str]:
+def builds(monkeypatch, gpt2_tok, cl100k_tok, o200k_tok) -> list[str]:
     """Records every build from the source files (what the cache saves)."""
+    for tok in (gpt2_tok, cl100k_tok, o200k_tok):
+        assert tok.merges  # subtle: the session's tokenizers recover theirs when first asked: not one of these builds
     calls = []
     real_gpt2, real_ranks = pretrained.read_gpt2_files, pretrained._from_ranks
     monkeypatch.setattr(pretrained, "read_gpt2_files", lambda *a: calls.append("gpt2") or real_gpt2(*a))
@@ -143,6 +145,31 @@ def test_cache_is_written_once_then_read(cache_dir, builds, gpt2_tok, cl100k_tok
     forget_loaded()
     assert same_tokenizer(gpt2(), gpt2_tok) and same_tokenizer(cl100k(), cl100k_tok)
     assert len(builds) == 3  # both from the cache
+
+
+@pytest.mark.parametrize("load, file", [(cl100k, "cl100k_base.tiktoken"), (o200k, "o200k_base.tiktoken.gz")])
+def test_a_known_rank_file_recovers_its_merges_when_first_asked_for(cache_dir, builds, load, file, cl100k_tok,
+                                                                     o200k_tok):
+    """First use ever: the ranks only, as tiktoken; the merges (seconds of BPE) when asked for, then cached."""
+    built = cl100k_tok if load is cl100k else o200k_tok
+    tok = load()
+    assert builds == [] and not cache_dir.exists()
+    assert tok.encode("Hello world, naïve café 🙃", allowed_special="all") == \
+        built.encode("Hello world, naïve café 🙃", allowed_special="all")
+    assert repr(tok) == repr(built) and builds == []  # the count of merges is known without them
+    assert tok.merges == built.merges == merges_from_ranks({t: i for t, i in built._id_of.items()})
+    assert builds == [file] and len(list(cache_dir.iterdir())) == 1
+    assert tok.merges is tok.merges and builds == [file]  # made once
+    forget_loaded()
+    assert load().merges == built.merges and builds == [file]  # from the cache
+
+
+def test_an_unverified_rank_file_is_checked_at_once(tmp_path, cache_dir, builds, cl100k_tok):
+    """A file that is not the one tiktoken checks (verify=False) gets its merges, and every check, when loaded."""
+    copy = tmp_path / "cl100k_base.tiktoken"
+    shutil.copy(packaged_file("tiktoken_ext", "cl100k_base.tiktoken"), copy)
+    assert same_tokenizer(cl100k(copy, verify=False), cl100k_tok)
+    assert builds == ["cl100k_base.tiktoken"]
 
 
 @pytest.mark.parametrize("damage", ["flip a payload byte", "flip a header byte", "truncate", "empty", "garbage",
