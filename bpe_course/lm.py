@@ -28,6 +28,11 @@ import math
 from collections import Counter
 from collections.abc import Sequence
 
+try:  # subtle: NumPy counts and scores in C when it is there (the course's extra brings it); else plain Python
+    import numpy as np
+except ImportError:  # pragma: no cover - the fallback is tested by hiding NumPy
+    np = None
+
 MAX_ORDER = 5
 MIN_DISCOUNT = 0.1  # an estimated discount is clamped to [MIN_DISCOUNT, k] (see modified_kn_discounts)
 
@@ -108,16 +113,24 @@ class KneserNey:
                 raise ValueError(f"discounts must be {order} numbers from 0 to 1 (one per level, lowest first), "
                                  f"got {discounts!r}")
         ids = check_ids(ids, vocab_size)
-        self._set(order, vocab_size, len(ids), _fit_levels(ids, vocab_size, order, discounts)[order])
+        self._set(order, vocab_size, len(ids), _fit(ids, vocab_size, order, discounts)[order])
 
-    def _set(self, order: int, vocab_size: int, n_tokens: int, levels: list[Level]) -> None:
+    def _set(self, order: int, vocab_size: int, n_tokens: int, levels: list) -> None:
+        """``levels``: one per level, lowest first, as :func:`_fit` makes them (dicts, or arrays with NumPy)."""
         self.order, self.vocab_size, self.n_tokens = order, vocab_size, n_tokens
-        self.discounts = [ds for ds, _, _ in levels]  # (D1, D2, D3+) per level, lowest first
-        self._levels = [(num, contexts) for _, num, contexts in levels]
+        self.discounts = [level[0] for level in levels]  # (D1, D2, D3+) per level, lowest first
+        if isinstance(levels[0], ArrayLevel):
+            self._arrays: list[ArrayLevel] | None = levels
+            self._levels = None
+        else:
+            self._arrays = None
+            self._levels = [(num, contexts) for _, num, contexts in levels]
 
     def __repr__(self) -> str:
+        grams = (sum(int(np.count_nonzero(level.num)) for level in self._arrays) if self._arrays is not None
+                 else sum(len(num) for num, _ in self._levels))
         return (f"KneserNey(order={self.order}, vocab_size={self.vocab_size:,}, trained on {self.n_tokens:,} tokens, "
-                f"{sum(len(num) for num, _ in self._levels):,} n-grams)")
+                f"{grams:,} n-grams)")
 
     def prob(self, token: int, context: Sequence[int]) -> float:
         """The probability of ``token`` after ``context`` (only its last ``order - 1`` ids count)."""
@@ -131,6 +144,8 @@ class KneserNey:
     def distribution(self, context: Sequence[int]) -> list[float]:
         """``[prob(w, context) for w in range(vocab_size)]``, computed level by level."""
         context = check_ids(self._recent(context), self.vocab_size)
+        if self._arrays is not None:
+            return _array_distribution(self._arrays, context, self.vocab_size).tolist()
         v = self.vocab_size
         p = [1.0 / v] * v
         h = 0
@@ -152,6 +167,8 @@ class KneserNey:
         return -sum(map(math.log2, self.token_probs(ids)))
 
     def _probs(self, ids: list[int], start: int) -> list[float]:
+        if self._arrays is not None:
+            return _array_probs(self._arrays, ids, start, self.vocab_size).tolist()
         v, top = self.vocab_size, self.order - 1
         powers = [v ** j for j in range(self.order)]
         lookups = [(num.get, contexts.get) for num, contexts in self._levels]  # bound once: this loop is hot
@@ -188,7 +205,7 @@ def fit_orders(ids: Sequence[int], orders: Sequence[int], vocab_size: int) -> di
     if isinstance(vocab_size, bool) or not isinstance(vocab_size, int) or vocab_size < 1:
         raise ValueError(f"vocab_size must be a positive int, got {vocab_size!r}")
     ids = check_ids(ids, vocab_size)
-    levels = _fit_levels(ids, vocab_size, orders[-1], None, orders)
+    levels = _fit(ids, vocab_size, orders[-1], None, orders)
     models = {}
     for n in orders:
         models[n] = model = KneserNey.__new__(KneserNey)
@@ -278,3 +295,152 @@ def _discounted(counts: Counter[int], ds: tuple[float, float, float], v: int
         else:
             totals[h], back[h] = c, d
     return num, {h: (float(totals[h]), back[h]) for h in totals}
+
+
+def _fit(ids: list[int], v: int, top: int, discounts: Sequence[float] | None,
+         orders: Sequence[int] | None = None) -> dict[int, list]:
+    """:func:`_fit_levels`, in NumPy when it is there (:func:`_fit_arrays`): the same probabilities."""
+    if np is not None and ids:
+        return _fit_arrays(ids, v, top, discounts, orders)
+    return _fit_levels(ids, v, top, discounts, orders)
+
+
+# ---- the same model in arrays: counted and scored in C (NumPy) -----------------------------------------
+class ArrayLevel(tuple):
+    """One level of a model in arrays: ``(discounts, keys, num, total, back)``.
+
+    ``keys`` are the level's k-grams seen in training, sorted, each as one number: the position of its
+    first ``k - 1`` ids among the level below's keys times ``vocab_size``, plus its last id (for k = 1
+    the id itself); ``num[j]`` is ``max(count - discount, 0)`` of ``keys[j]``. ``total[h]`` and
+    ``back[h]`` are the count and the discount mass after the context ``h`` (the position of a
+    (k-1)-gram among the level below's keys; a single context at level 1); ``total[h] == 0``: never seen.
+    """
+
+    __slots__ = ()
+
+    @property
+    def keys(self): return self[1]  # noqa: E704
+
+    @property
+    def num(self): return self[2]  # noqa: E704
+
+    @property
+    def total(self): return self[3]  # noqa: E704
+
+    @property
+    def back(self): return self[4]  # noqa: E704
+
+
+def _fit_arrays(ids: list[int], v: int, top: int, discounts: Sequence[float] | None,
+                orders: Sequence[int] | None = None) -> dict[int, list[ArrayLevel]]:
+    """:func:`_fit_levels` in arrays: each distinct k-gram of the training ids is found by sorting once per k.
+
+    subtle: the k-gram at position s is numbered by its place among the sorted distinct k-grams,
+    built from the number of its (k-1)-gram prefix and its last id, so keys never grow past
+    ``distinct (k-1)-grams * vocab_size`` (base-``v`` numbers of 5 ids would overflow 64 bits).
+    """
+    t = np.asarray(ids, dtype=np.int64)
+    n = len(t)
+    tables, places = [], []  # per k: the sorted distinct keys; the place of the k-gram at each position
+    for k in range(1, top + 1):
+        if n < k:
+            tables.append(np.empty(0, np.int64))
+            places.append(np.empty(0, np.int64))
+            continue
+        keys = t if k == 1 else places[-1][:n - k + 1] * v + t[k - 1:]
+        table, place = np.unique(keys, return_inverse=True)
+        tables.append(table)
+        places.append(place.reshape(-1))
+
+    def level(k: int, counts) -> ArrayLevel:
+        """Level ``k`` (1 to top) from each of its keys' count (0: not counted at this level)."""
+        if discounts is None:
+            n_c = np.bincount(counts, minlength=5)[:5]
+            ds = modified_kn_discounts({c: int(n_c[c]) for c in range(1, 5)})
+        else:
+            ds = (float(discounts[k - 1]),) * 3
+        d = np.choose(np.minimum(counts, 3), (0.0, *ds))
+        num = np.where(counts > d, counts - d, 0.0)
+        contexts = tables[k - 1] // v if k > 1 else np.zeros(len(counts), np.int64)
+        size = len(tables[k - 2]) if k > 1 else 1
+        total = np.bincount(contexts, weights=counts, minlength=size)
+        back = np.bincount(contexts, weights=d, minlength=size)
+        return ArrayLevel((ds, tables[k - 1], num, total, back))
+
+    continuation = []
+    for k in range(1, top):  # level k < n: one per distinct (k+1)-gram ending with the k-gram
+        suffix = np.zeros(len(tables[k]), np.int64)
+        suffix[places[k]] = places[k - 1][1:len(places[k]) + 1]  # the k-gram one position on
+        continuation.append(level(k, np.bincount(suffix, minlength=len(tables[k - 1]))))
+    raw = {n_: level(n_, np.bincount(places[n_ - 1], minlength=len(tables[n_ - 1]))) for n_ in (orders or [top])}
+    return {n_: continuation[:n_ - 1] + [raw[n_]] for n_ in (orders or [top])}
+
+
+def _lookup(table, keys):
+    """The place of each of ``keys`` in the sorted ``table``, -1 where it is not there."""
+    at = np.searchsorted(table, keys)
+    found = at < len(table)
+    found[found] = table[at[found]] == keys[found]
+    return np.where(found, at, -1)
+
+
+def _take(values, places):
+    """``values[places]``, 0.0 where a place is -1 (not there)."""
+    if not len(values):
+        return np.zeros(len(places))
+    return np.where(places >= 0, values[np.maximum(places, 0)], 0.0)
+
+
+def _array_probs(levels: list[ArrayLevel], ids: list[int], start: int, v: int):
+    """``_probs`` in arrays: the probability of each of ``ids[start:]`` after the ones before it.
+
+    subtle: the same arithmetic, ``(num + back * p) / total`` from the lowest level up, on whole
+    arrays: a level's context never seen leaves ``p`` as it was, as the dicts' missing key does.
+    """
+    t = np.asarray(ids, dtype=np.int64)
+    m, top = len(t), len(levels)
+    p = np.full(m - start, 1.0 / v)
+    grams = []  # grams[k - 1][s]: the place of the k-gram starting at s among level k's keys, -1 if unseen
+    for k in range(1, top + 1):
+        if m < k:
+            break
+        keys = t if k == 1 else np.where(grams[-1][:m - k + 1] >= 0, grams[-1][:m - k + 1] * v + t[k - 1:], -1)
+        grams.append(np.where(keys >= 0, _lookup(levels[k - 1].keys, keys), -1))
+    positions = np.arange(start, m)
+    for k, level in enumerate(levels[:len(grams)], start=1):
+        at = positions[positions >= k - 1]  # positions with k - 1 ids before them
+        if not len(at):
+            break
+        first = at - k + 1  # where the k-gram ending at each position starts
+        if k == 1:
+            context = np.zeros(len(at), np.int64)
+        else:
+            context = grams[k - 2][first]
+        gram = grams[k - 1][first]
+        total, back, num = _take(level.total, context), _take(level.back, context), _take(level.num, gram)
+        seen = total > 0
+        q = p[at - start]
+        p[at - start] = np.where(seen, (num + back * q) / np.where(seen, total, 1.0), q)
+    return p
+
+
+def _array_distribution(levels: list[ArrayLevel], context: list[int], v: int):
+    """``distribution`` in arrays: every id's probability after ``context`` (its last ``order - 1`` ids)."""
+    words = np.arange(v, dtype=np.int64)
+    p = np.full(v, 1.0 / v)
+    for k in range(1, len(context) + 2):
+        level = levels[k - 1]
+        if k == 1:
+            h = 0
+        else:  # the place of the context's last k - 1 ids among level k - 1's keys
+            h = -1
+            for j, token in enumerate(context[len(context) - k + 1:], start=1):
+                key = token if j == 1 else h * v + token
+                h = int(_lookup(levels[j - 1].keys, np.array([key]))[0]) if (j == 1 or h >= 0) else -1
+                if h < 0:
+                    break
+        if h < 0 or level.total[h] == 0:
+            continue
+        num = _take(level.num, _lookup(level.keys, words if k == 1 else h * v + words))
+        p = (num + level.back[h] * p) / level.total[h]
+    return p
