@@ -31,7 +31,8 @@ def pair(request):
 # the v3 file's user-defined pieces and spelled-out control pieces.
 SP_PIECES = [*TRICKY_PIECES, "[INST]", "[/INST]", "</s>", "<s>", "<unk>", "▁", "▁▁", "[REFERENCE_DOC_1]",
              "[REFERENCE_DOC_10]", "[REFERENCE_DOC_", "<0x41>", "    ", "\t\t", "2024-11-25", "1,000,000", "ᐃᓄᒃᑎᑐᑦ",
-             "ꦧꦱꦗꦮ", "𓀀", "漢字かなカナ", "สวัสดี", "👍🏽", "\U0010FFFF", "\x7f"]
+             "ꦧꦱꦗꦮ", "𓀀", "漢字かなカナ", "สวัสดี", "👍🏽", "\U0010FFFF", "\x7f", "x².y", "²", ".", "(word),", "_id",
+             "a_b", "³.", "naïve,", "\u0301."]
 valid_char = st.characters(exclude_categories=["Cs"])  # the library refuses lone surrogates
 sp_text = st.lists(st.one_of(st.sampled_from(SP_PIECES), st.text(valid_char, max_size=5)), max_size=20).map("".join)
 
@@ -63,6 +64,20 @@ def test_udhr_same_ids(pair):
     for language in ("amh", "tam", "kor", "yor", "vie", "cmn_hans"):
         text = "\n".join(corpus.udhr(language).values())
         assert ours.encode(text) == library.encode(text), language
+
+
+def test_the_finer_segments_cut_only_where_no_piece_holds_the_two_characters():
+    """v1's pieces hold a letter or digit beside anything else (but the visible space) only in '².': the
+    pairs found in C are those a plain loop over every piece finds."""
+    from bpe_course.sentencepiece_bpe import SPACE
+    sp = sentencepiece_v1()
+    kind = [lambda c: c.isalnum(), lambda c: not c.isalnum() and c != SPACE]
+    naive = {p[k:k + 2] for p in sp.id_of for k in range(len(p) - 1)
+             if (kind[0](p[k]) and kind[1](p[k + 1])) or (kind[1](p[k]) and kind[0](p[k + 1]))}
+    assert naive == {"².", } and sp._joined.pattern == "²\\."
+    assert sp._fine_segments.findall(sp.normalize("The (cat), sat_on ².x")) == [
+        "▁The", "▁(", "cat", "),", "▁sat", "_", "on", "▁²", ".", "x"]
+    assert sentencepiece_v3()._fine_segments is None  # it has user-defined pieces: cut at visible spaces only
 
 
 def test_the_model_settings_are_read_from_the_file():
