@@ -348,9 +348,9 @@ def _fit_arrays(ids: list[int], v: int, top: int, discounts: Sequence[float] | N
             places.append(np.empty(0, np.int64))
             continue
         keys = t if k == 1 else places[-1][:n - k + 1] * v + t[k - 1:]
-        table, place = np.unique(keys, return_inverse=True)
+        table, place = _numbered(keys, v if k == 1 else len(tables[-1]) * v)
         tables.append(table)
-        places.append(place.reshape(-1))
+        places.append(place)
 
     def level(k: int, counts) -> ArrayLevel:
         """Level ``k`` (1 to top) from each of its keys' count (0: not counted at this level)."""
@@ -376,9 +376,37 @@ def _fit_arrays(ids: list[int], v: int, top: int, discounts: Sequence[float] | N
     return {n_: continuation[:n_ - 1] + [raw[n_]] for n_ in (orders or [top])}
 
 
+DENSE_KEYS = 1 << 22  # keys below this (and below twice their number) are numbered without sorting
+
+
+def _numbered(keys, below: int):
+    """``np.unique(keys, return_inverse=True)`` for keys from 0 to ``below - 1``.
+
+    subtle: when ``below`` is small (single ids; pairs of bytes) a table of every possible key numbers
+    them in two passes, with no sort.
+    """
+    if below > min(DENSE_KEYS, 2 * len(keys)):
+        table, place = np.unique(keys, return_inverse=True)
+        return table, place.reshape(-1)
+    seen = np.zeros(below, bool)
+    seen[keys] = True
+    table = np.flatnonzero(seen)
+    number = np.cumsum(seen) - 1
+    return table, number[keys]
+
+
 def _lookup(table, keys):
-    """The place of each of ``keys`` in the sorted ``table``, -1 where it is not there."""
-    at = np.searchsorted(table, keys)
+    """The place of each of ``keys`` in the sorted ``table``, -1 where it is not there.
+
+    subtle: the keys are sorted first: ``searchsorted`` then walks the table once instead of starting
+    every search afresh (five times faster for a held-out text's quarter million n-grams).
+    """
+    if len(keys) > 64:
+        order = np.argsort(keys)
+        at = np.empty(len(keys), np.int64)
+        at[order] = np.searchsorted(table, keys[order])
+    else:
+        at = np.searchsorted(table, keys)
     found = at < len(table)
     found[found] = table[at[found]] == keys[found]
     return np.where(found, at, -1)
