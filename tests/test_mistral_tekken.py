@@ -110,6 +110,17 @@ def test_safe_cut_never_changes_pretokens(text, limit):
         assert pieces(text[:cut]) + pieces(text[cut:]) == pieces(text)
 
 
+def test_tekken_as_built_lazily_equals_tekken_built_with_every_check(library):
+    """tekken() reads the ranks only (its merges when asked for); tekken_tokenizer() builds and checks all."""
+    lazy, checked = tekken(), tekken_tokenizer(mistral_file(TEKKEN_FILE))
+    assert repr(lazy) == repr(checked)
+    text = corpus.load("languages")[:20_000]
+    assert lazy.encode_ordinary(text) == checked.encode_ordinary(text) == library.encode(text, bos=False, eos=False)
+    assert (lazy.vocab, lazy.special_tokens, lazy.pattern, lazy.ranks_by_id) == \
+        (checked.vocab, checked.special_tokens, checked.pattern, checked.ranks_by_id)
+    assert lazy._id_of == checked._id_of and lazy.merges == checked.merges
+
+
 def test_decode_round_trips(library):
     text = corpus.load("languages")
     assert tekken().decode(library.encode(text, bos=False, eos=False)) == text
