@@ -9,8 +9,10 @@ The files ship inside three PyPI packages, so nothing is downloaded:
 Their sha256 (of the decompressed text, for a gzipped file) are the ones tiktoken itself checks
 (``tiktoken_ext/openai_public.py``), and are checked on every load.
 
-Start-up: recovering cl100k's or o200k's merges from their ranks takes seconds, so the vocab and
-merges, once built, are kept in ``<cache>/pretrained/`` (``$BPE_COURSE_CACHE``, else
+Start-up: recovering cl100k's or o200k's merges from their ranks takes seconds, so a rank file whose
+sha256 is the one tiktoken checks is read as tiktoken reads it (ranks only: encoding needs nothing
+more), and its merges are recovered when ``Tokenizer.merges`` is first read. The vocab and merges,
+once built, are kept in ``<cache>/pretrained/`` (``$BPE_COURSE_CACHE``, else
 ``~/.cache/bpe-course``; see :func:`bpe_course.resources.default_cache_dir`). A cache file names
 the sha256 of the source files it was made from and carries its own sha256: a damaged, stale or
 foreign one is rebuilt from the source, and a cache directory that cannot be written only makes
