@@ -279,23 +279,22 @@ def vendor_encode(task: dict) -> dict:
     """Tekken or SentencePiece v1, ours or the vendor's library, on prose: the first call on a new encoder, then
     warm calls (median). Building the encoder (reading its file) is not timed."""
     text = Path(task["path"]).read_text(encoding="utf-8")
+    from bpe_course.pretrained import named_file
     if task["name"] == "tekken":
-        from bpe_course.mistral import TEKKEN_FILE, mistral_file
         if task["tool"] == "ours":
-            from bpe_course.mistral import tekken
+            from bpe_course.pretrained import tekken
             encode_text = tekken().encode_ordinary
         else:
             from mistral_common.tokens.tokenizers.tekken import Tekkenizer
-            library = Tekkenizer.from_file(str(mistral_file(TEKKEN_FILE)))
+            library = Tekkenizer.from_file(str(named_file("tekken")))
             encode_text = lambda t: library.encode(t, bos=False, eos=False)  # noqa: E731
     else:
-        from bpe_course.mistral import V1_FILE, mistral_file
         if task["tool"] == "ours":
-            from bpe_course.sentencepiece_bpe import SentencePieceBPE
-            encode_text = SentencePieceBPE.from_file(mistral_file(V1_FILE)).encode
+            from bpe_course.algorithms.sentencepiece_bpe import SentencePieceBPE
+            encode_text = SentencePieceBPE.from_file(named_file("mistral-v1")).encode
         else:
             import sentencepiece
-            encode_text = sentencepiece.SentencePieceProcessor(model_file=str(mistral_file(V1_FILE))).encode
+            encode_text = sentencepiece.SentencePieceProcessor(model_file=str(named_file("mistral-v1"))).encode
     ids, cold, again, warm = cold_and_warm(encode_text, text, task["repeats"])
     return {"seconds": warm, "cold_seconds": cold, "tokens": len(ids), "ids": ids_digest(ids),
             "warm_same_ids": again == ids}
@@ -306,7 +305,8 @@ def lm_order5(task: dict) -> dict:
     order 5 fitted and scored at every size, and the explorer moved from order 3 to 5 (the plot redrawn)."""
     from bpe_course import Tokenizer, corpus
     from bpe_course.train import train as train_run
-    from bpe_course.widgets.model_quality import ModelQualityExplorer, Sweep, vocab_points
+    from bpe_course.algorithms.model_quality import Sweep, vocab_points
+    from bpe_course.widgets.model_quality import ModelQualityExplorer
     book_train, heldout_text = corpus.train_heldout("don_quixote")
     train_text = book_train[:task["chars"]]
     run = train_run(train_text, 256 + 8192, min_frequency=5)

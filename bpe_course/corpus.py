@@ -19,13 +19,17 @@ import difflib
 import hashlib
 import os
 import xml.etree.ElementTree as ET
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from .download import download  # noqa: F401  (corpus.download(name): larger corpora, for learners online)
 from .errors import CorpusError
 from .files import read_text_blocks
 from .resources import data_dir as data_dir_of_package
+
+__all__ = ["ARTICLES", "HELDOUT_ARTICLES", "LANGUAGES", "MIXES", "TRAIN_ARTICLES", "UDHR_LANGUAGES", "download",
+           "language_name", "load", "load_text", "mix_text", "names", "path", "read_files", "read_text_file",
+           "split_text", "train_heldout", "udhr"]
 
 # subtle: module-level so tests (and the curious) can point it at a copy with monkeypatch.
 DATA_DIR = data_dir_of_package()
@@ -195,8 +199,39 @@ def udhr(language: str) -> dict[str, str]:
 
     preamble = root.find(_UDHR_NS + "preamble")
     parts = {"preamble": paragraphs(preamble)} if preamble is not None else {}
-    parts |= {article.get("number"): paragraphs(article) for article in root.iter(_UDHR_NS + "article")}
+    parts |= {article.get("number", ""): paragraphs(article) for article in root.iter(_UDHR_NS + "article")}
     return parts
+
+
+# The UDHR's articles as chapters 13, 16 and 17 use them: a tokenizer of your own learns from
+# articles 1-20 and is measured on 21-30, which it never saw.
+ARTICLES = [str(k) for k in range(1, 31)]
+TRAIN_ARTICLES = ARTICLES[:20]
+HELDOUT_ARTICLES = ARTICLES[20:]
+# Training mixes: how many copies of each language's training articles a mix holds.
+MIXES: dict[str, dict[str, int]] = {
+    "English only": {"eng": 1},
+    "balanced": {code: 1 for code in UDHR_LANGUAGES},
+    "English-heavy": {"eng": 17, **{code: 1 for code in UDHR_LANGUAGES if code != "eng"}},
+}
+
+
+def language_name(code: str) -> str:
+    """A UDHR language's English name: ``language_name("tam") == "Tamil"``."""
+    return UDHR_LANGUAGES[code][1]
+
+
+def mix_text(mix: Mapping[str, int], articles: Sequence[str] = TRAIN_ARTICLES) -> list[str]:
+    """The training documents of a mix: each language's articles, as many copies as the mix says.
+
+    >>> len(mix_text({"eng": 2, "fra": 1}, ["1", "2"]))
+    6
+    """
+    docs = []
+    for code, copies in mix.items():
+        text = udhr(code)
+        docs += [text[k] for k in articles] * copies
+    return docs
 
 
 def split_text(text: str, heldout_fraction: float = 0.1) -> tuple[str, str]:

@@ -166,7 +166,7 @@ class _Watchdog:
         watch = self.watch
 
         def watched(connection_class: type) -> type:
-            class Watched(connection_class):  # type: ignore[misc, valid-type]
+            class Watched(connection_class):
                 def connect(self) -> None:
                     super().connect()
                     watch(self.sock)
@@ -174,11 +174,11 @@ class _Watchdog:
             return Watched
 
         class HTTP(urllib.request.HTTPHandler):
-            def do_open(self, http_class, req, **kwargs):  # type: ignore[no-untyped-def]
+            def do_open(self, http_class, req, **kwargs):
                 return super().do_open(watched(http_class), req, **kwargs)
 
         class HTTPS(urllib.request.HTTPSHandler):
-            def do_open(self, http_class, req, **kwargs):  # type: ignore[no-untyped-def]
+            def do_open(self, http_class, req, **kwargs):
                 return super().do_open(watched(http_class), req, **kwargs)
 
         return urllib.request.build_opener(HTTP, HTTPS)

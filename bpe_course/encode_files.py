@@ -30,6 +30,7 @@ import sys
 import tempfile
 from array import array
 from collections.abc import Sequence
+from typing import Any
 from pathlib import Path
 
 from .errors import CorpusError
@@ -42,7 +43,8 @@ READ_BYTES = 1 << 20  # a worker reads and decodes its range this many bytes at 
 PARTS_PREFIX = ".encode-"  # the folder of a call's parts, beside the .npy: removed at the end, or by a later call
 WRITE_IDS = 1 << 18  # ids read at a time when the parts are joined into the .npy
 _U32 = "I" if array("I").itemsize == 4 else "L"  # a 32-bit unsigned typecode
-SPECIALS_MODES = {"allow": {"allowed_special": "all"}, "text": {"disallowed_special": ()}, "error": {}}
+SPECIALS_MODES: dict[str, dict[str, Any]] = {"allow": {"allowed_special": "all"}, "text": {"disallowed_special": ()},
+                                             "error": {}}
 
 
 def encode_files(tokenizer: Tokenizer, paths: Sequence[str | os.PathLike], out: str | os.PathLike, *,
@@ -62,12 +64,12 @@ def encode_files(tokenizer: Tokenizer, paths: Sequence[str | os.PathLike], out: 
                          f"(it has {sorted(tokenizer.special_tokens)})")
     if max(tokenizer.vocab) > MAX_ID:  # subtle: found now, not as an OverflowError after hours of encoding
         raise ValueError(f"token id {max(tokenizer.vocab)} does not fit the .npy's uint32 ids (at most {MAX_ID})")
-    paths = [Path(p) for p in paths]
-    for path in paths:
+    files = [Path(p) for p in paths]
+    for path in files:
         if not path.is_file():
             raise FileNotFoundError(f"no such file: {path}")
     jobs, file_ends = [], set()
-    for path in paths:
+    for path in files:
         jobs += [(path, start, end) for start, end in _ranges(path, tokenizer, workers)]
         file_ends.add(len(jobs) - 1)  # the separator goes after a file's last range
     out = Path(out)
@@ -124,7 +126,7 @@ def _ranges(path: Path, tokenizer: Tokenizer, workers: int | None) -> list[tuple
     if size == 0:
         return [(0, 0)]
     with open(path, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as data:
-        cuts = byte_cuts(data, tokenizer.pattern, list(tokenizer.special_tokens), workers)  # type: ignore[arg-type]
+        cuts = byte_cuts(data, tokenizer.pattern, list(tokenizer.special_tokens), workers)
     return list(zip(cuts, cuts[1:]))
 
 

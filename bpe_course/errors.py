@@ -20,6 +20,10 @@ class HashMismatchError(ValueError):
     """A vocabulary file is not the file it claims to be (its sha256 differs)."""
 
 
+class MissingPackageError(ImportError):
+    """A named tokenizer's files come with a package that is not installed; the message says what to install."""
+
+
 class CacheMismatch(ValueError):
     """A pretrained tokenizer's cache file is damaged, stale (other sources, version or byte order) or not a
     cache file; the caller rebuilds it from the source files (see :mod:`bpe_course.pretrained_cache`)."""

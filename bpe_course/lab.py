@@ -11,6 +11,12 @@ edits and saves there, and the course can still be updated and tested. The rules
 "Unchanged" is decided by a small manifest in the folder (``.bpe-course-lab.json``) holding the
 sha256 of each chapter as it was copied.
 
+Each chapter in the folder that is exactly the course's version is marked trusted, as ``jupyter trust``
+does (:func:`trust_chapters`): JupyterLab shows an untrusted notebook's widgets as plain text, and a
+trusted one draws them from the widget state stored with the chapter, as they stood after the course
+ran it — so a chapter opened and not run yet already shows its widgets. A chapter the learner edited
+is left to JupyterLab, which signs what it saves.
+
 Links are made right from the learner's folder: a chapter's link to a page of the course's
 ``docs/`` (``../docs/references.md``, right beside ``notebooks/`` in a clone) points at a copy of that
 page put beside the chapters, which the same rules keep up to date (:func:`learner_links`).
@@ -128,7 +134,31 @@ def prepare_workspace(source: str | os.PathLike, target: str | os.PathLike) -> l
         lines.insert(0, f"copied {what} into {target.name}" if len(new_chapters) == n_chapters or not manifest
                      else f"added new {what}: {', '.join(new_chapters)}")
     write_atomic(target / MANIFEST, json.dumps(manifest, indent=1, sort_keys=True) + "\n")
+    trust_chapters([target / name for name, content in files.items() if name.endswith(".ipynb")
+                    and sha256_file(target / name) == hashlib.sha256(content).hexdigest()])
     return lines
+
+
+def trust_chapters(paths: list[Path]) -> int:
+    """Sign these notebooks in Jupyter's signature store (``$JUPYTER_DATA_DIR/nbsignatures.db``), as
+    ``jupyter trust`` does; return how many. Without nbformat (no Jupyter installed) there is nothing to do.
+
+    subtle: only the course's own chapters, byte for byte as shipped, are signed here.
+    """
+    try:
+        import nbformat
+        from nbformat.sign import NotebookNotary
+    except ImportError:
+        return 0
+    notary, signed = NotebookNotary(), 0
+    for path in paths:
+        try:
+            nb = nbformat.read(path, as_version=4)
+        except Exception:  # noqa: BLE001 -- not a notebook nbformat can read (bad JSON, an old format): not signed
+            continue
+        notary.sign(nb)
+        signed += 1
+    return signed
 
 
 def _read_manifest(target: Path) -> dict[str, str]:

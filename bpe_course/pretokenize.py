@@ -162,7 +162,7 @@ def _matches(compiled: regex.Pattern, text: str) -> Iterator[regex.Match]:
     a timeout without a single match in between is one piece taking too long. (Restarted at the
     end of an empty match, the scan finds that empty match again: it is skipped.)
     """
-    position, last = 0, None
+    position, last = 0, (-1, -1)  # the span of the last match given out
     while True:
         found = False
         try:
@@ -276,7 +276,7 @@ def safe_cut(text: str, pattern: str | None, specials: Iterable[str] = (), limit
     # subtle: overlapping occurrences too, since tiktoken's scan may pass over one special token
     # and then find another that starts inside it (see Tokenizer._allowed_specials_in).
     finder = specials_regex(specials)
-    spans = [m.span() for m in finder.finditer(text, 0, limit + longest, overlapped=True)] if specials else []
+    spans = [m.span() for m in finder.finditer(text, 0, limit + longest, overlapped=True)] if finder else []
     ends_ok = set(specials if split_off is None else split_off)
     best = max((end for start, end in spans
                 if end <= limit and text[start:end] in ends_ok and not _inside(end, spans)), default=0)

@@ -1,4 +1,4 @@
-"""The cache file of a pretrained tokenizer: its vocab and merges, ready to use.
+"""The cache file of a pretrained tokenizer: its vocab, merges, specials and pattern, ready to use (plain data).
 
 Recovering cl100k's or o200k's merges from their ranks takes seconds, parsing GPT-2's JSON a good
 fraction of one; this file holds the result, so the next start-up only reads arrays. It is never
@@ -23,8 +23,8 @@ most of the time of a start-up from the cache.
 
 >>> vocab = {i: bytes([i]) for i in range(256)} | {256: b"ow", 257: b"low"}
 >>> merges = [(b"o", b"w"), (b"l", b"ow")]
->>> data = pack("demo", {"demo.txt": "ab" * 32}, vocab, merges, {})
->>> unpack(data, "demo", {"demo.txt": "ab" * 32}) == (vocab, merges, {})
+>>> data = pack("demo", {"demo.txt": "ab" * 32}, vocab, merges, {}, "gpt2")
+>>> unpack(data, "demo", {"demo.txt": "ab" * 32}) == (vocab, merges, {}, "gpt2")
 True
 >>> unpack(data[:-1], "demo", {"demo.txt": "ab" * 32})
 Traceback (most recent call last):
@@ -46,11 +46,11 @@ from .errors import CacheMismatch
 from .tokenizer import Tokenizer
 
 FORMAT = "bpe-course-pretrained-cache"
-VERSION = 2  # raise whenever the layout or what the loaders put into it changes: old files are then rebuilt
+VERSION = 3  # raise whenever the layout or what the loaders put into it changes: old files are then rebuilt
 
 
 def pack(name: str, sources: dict[str, str], vocab: dict[int, bytes], merges: list[tuple[bytes, bytes]],
-         special_tokens: dict[str, int], ranks_by_id: bool | None = None) -> bytes:
+         special_tokens: dict[str, int], pattern: str | None, ranks_by_id: bool | None = None) -> bytes:
     """The cache file's bytes for a tokenizer made from ``sources`` (file name -> sha256).
 
     ``ranks_by_id`` (:attr:`Tokenizer.ranks_by_id`) is given only for data that passed ``Tokenizer``'s
@@ -68,39 +68,41 @@ def pack(name: str, sources: dict[str, str], vocab: dict[int, bytes], merges: li
     payload = b"".join([ids.tobytes(), lengths.tobytes(), blob, left.tobytes(), right.tobytes()])
     header = {"format": FORMAT, "version": VERSION, "name": name, "sources": sources,
               "byteorder": sys.byteorder, "tokens": len(vocab), "merges": len(merges), "blob": len(blob),
-              "special_tokens": special_tokens}
+              "special_tokens": special_tokens, "pattern": pattern}
     if ranks_by_id is not None:
         header["checked"] = {"ranks_by_id": bool(ranks_by_id)}
     body = json.dumps(header).encode("ascii") + b"\n" + payload
     return hashlib.sha256(body).hexdigest().encode("ascii") + b"\n" + body
 
 
-def pack_tokenizer(name: str, sources: dict[str, str], tokenizer: Tokenizer) -> bytes:
-    """The cache file's bytes for ``tokenizer`` (built, so checked), made from ``sources``."""
-    return pack(name, sources, tokenizer.vocab, tokenizer.merges, tokenizer.special_tokens, tokenizer.ranks_by_id)
+def pack_tokenizer(name: str, sources: dict[str, str], tokenizer: Tokenizer, pattern: str | None) -> bytes:
+    """The cache file's bytes for ``tokenizer`` (built, so checked) with ``pattern``, made from ``sources``."""
+    return pack(name, sources, tokenizer.vocab, tokenizer.merges, tokenizer.special_tokens, pattern,
+                tokenizer.ranks_by_id)
 
 
-def load_tokenizer(data: bytes, name: str, sources: dict[str, str], pattern: str | None) -> Tokenizer:
-    """The tokenizer a cache file holds (with ``pattern``): without ``Tokenizer``'s checks when the file says
+def load_tokenizer(data: bytes, name: str, sources: dict[str, str]) -> Tokenizer:
+    """The tokenizer a cache file holds (with its pattern): without ``Tokenizer``'s checks when the file says
     they were passed, else with them. Raises :class:`CacheMismatch` as :func:`unpack` does."""
-    vocab, merges, specials, header = _read(data, name, sources)
+    vocab, merges, specials, pattern, header = _read(data, name, sources)
     checked = header.get("checked")
     if isinstance(checked, dict) and isinstance(checked.get("ranks_by_id"), bool):
         return Tokenizer.from_checked(vocab, merges, specials, pattern, checked["ranks_by_id"], header["merges"])
     return Tokenizer(vocab, merges(), specials, pattern)
 
 
-def unpack(data: bytes, name: str, sources: dict[str, str]) -> tuple[dict[int, bytes], list, dict[str, int]]:
-    """``(vocab, merges, special_tokens)`` from a cache file made by :func:`pack` from the same sources.
+def unpack(data: bytes, name: str, sources: dict[str, str]
+           ) -> tuple[dict[int, bytes], list[tuple[bytes, bytes]], dict[str, int], str | None]:
+    """``(vocab, merges, special_tokens, pattern)`` from a cache file made by :func:`pack` from the same sources.
 
     Raises :class:`CacheMismatch` saying why when the file is not exactly that.
     """
-    vocab, merges, specials, _ = _read(data, name, sources)
-    return vocab, merges(), specials
+    vocab, merges, specials, pattern, _ = _read(data, name, sources)
+    return vocab, merges(), specials, pattern
 
 
 def _read(data: bytes, name: str, sources: dict[str, str]
-          ) -> tuple[dict[int, bytes], Callable[[], list], dict[str, int], dict]:
+          ) -> tuple[dict[int, bytes], Callable[[], list], dict[str, int], str | None, dict]:
     """:func:`unpack`'s result, with a function that makes the merges (they are made when first needed:
     encoding never needs them), and the file's header."""
     body = memoryview(data)[65:]
@@ -120,7 +122,9 @@ def _read(data: bytes, name: str, sources: dict[str, str]
     payload = memoryview(data)[end + 1:]
     try:
         n, m, n_blob, specials = header["tokens"], header["merges"], header["blob"], header["special_tokens"]
-        if len(payload) != 8 * n + n_blob + 8 * m or not isinstance(specials, dict):
+        pattern = header["pattern"]
+        if (len(payload) != 8 * n + n_blob + 8 * m or not isinstance(specials, dict)
+                or not isinstance(pattern, (str, type(None)))):
             raise CacheMismatch("the header's sizes do not add up")
         ids, lengths = array("I"), array("I")
         ids.frombytes(payload[:4 * n])
@@ -137,11 +141,11 @@ def _read(data: bytes, name: str, sources: dict[str, str]
         if m and max(max(left), max(right)) >= n:
             raise CacheMismatch("a merge's part is no token of the file")
         merges = partial(_merges, tokens, left, right)
-    except (IndexError, TypeError, ValueError) as exc:
+    except (IndexError, KeyError, TypeError, ValueError) as exc:
         if isinstance(exc, CacheMismatch):
             raise
         raise CacheMismatch(f"inconsistent contents ({type(exc).__name__}: {exc})") from None
-    return vocab, merges, specials, header
+    return vocab, merges, specials, pattern, header
 
 
 def _merges(tokens: list[bytes], left: array, right: array) -> list[tuple[bytes, bytes]]:

@@ -36,7 +36,7 @@ def pattern_parts(pattern: str) -> list[str]:
     """``pattern`` cut into its parts (see above); ``"".join`` of them gives ``pattern`` back."""
     parts, i = [], 0
     while i < len(pattern):
-        end = _class_end(pattern, i) if pattern[i] == "[" else _PART.match(pattern, i).end()
+        end = _class_end(pattern, i) if pattern[i] == "[" else _PART.match(pattern, i).end()  # type: ignore[union-attr]  # _PART matches any character
         parts.append(pattern[i:end])
         i = end
     return parts
@@ -70,7 +70,7 @@ def class_items(part: str) -> tuple[bool, list[str]]:
     inside = part[2 if negated else 1:-1]
     items, i = [], 0
     while i < len(inside):
-        end = _class_end(inside, i) if inside[i] == "[" else _ITEM.match(inside, i).end()
+        end = _class_end(inside, i) if inside[i] == "[" else _ITEM.match(inside, i).end()  # type: ignore[union-attr]  # _ITEM matches any character
         items.append(inside[i:end])
         i = end
     return negated, items

@@ -16,10 +16,15 @@ pretrained tokenizers' start-up files and downloaded corpora.
 
 from __future__ import annotations
 
+import importlib
 import importlib.resources
 import os
-from collections.abc import Mapping
+import sys
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Any
+
+__version__ = "0.1.0"  # the package's version (bpe_course.__version__; pyproject.toml says the same)
 
 _CLONE = Path(__file__).resolve().parent.parent  # the repository's top, when this is a clone
 
@@ -47,3 +52,33 @@ def default_cache_dir(environ: Mapping[str, str] | None = None) -> Path:
     """``$BPE_COURSE_CACHE`` if set, else ``~/.cache/bpe-course``."""
     environ = os.environ if environ is None else environ
     return Path(environ.get("BPE_COURSE_CACHE") or Path.home() / ".cache" / "bpe-course").expanduser()
+
+
+def lazy_face(package: str, face: dict[str, list[str]], modules: tuple[str, ...] = ()
+              ) -> tuple[list[str], Callable[[str], Any], Callable[[], list[str]]]:
+    """A package's face whose names load on first use: ``(__all__, __getattr__, __dir__)`` for the package.
+
+    ``face`` maps each module of the package to the names it gives the face; ``modules`` are modules
+    of the package that the face gives as modules (``from bpe_course.algorithms import wordbpe``). Asking for a name imports only the module that holds it, so
+    importing the package stays light (``bpe_course.widgets`` does not import ipywidgets until a
+    widget is asked for).
+
+    subtle: the answer is not stored in the package's namespace, and no face name may be the name of
+    a module of the package: importing a submodule binds its name in the package, which would hide
+    a face name of the same spelling (``tests/project/test_face.py`` checks there is none).
+    """
+    where = {name: module for module, names in face.items() for name in names}
+    where |= {module: module for module in modules}
+    namespace = sys.modules[package].__dict__
+
+    def __getattr__(name: str) -> Any:
+        if name not in where:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        module = importlib.import_module(f"{package}.{where[name]}")
+        return module if name in modules else getattr(module, name)
+
+    def __dir__() -> list[str]:
+        return sorted(set(namespace) | set(where))
+
+    return sorted(where), __getattr__, __dir__
+

@@ -17,8 +17,8 @@ from itertools import chain, compress, repeat
 from pathlib import Path
 
 from .errors import TokenizerFileError
-from .bpe import first_merge_ranks, merge_bytes
-from .fast.piece import encode_long_piece, joinable_pairs
+from .bpe import first_merge_ranks, merge_bytes, merges_from_ranks
+from .fast.piece import encode_long_piece, joinable_pairs, merge_any_length
 from .pretokenize import (PatternTimeoutError, check_special_tokens, pattern_name, pretokenize,
                           replace_lone_surrogates, resolve_pattern, safe_cut, specials_regex)
 
@@ -27,12 +27,22 @@ CACHE_LIMIT = 50_000  # pre-tokens remembered between calls; the cache is emptie
 STREAM_CHUNK = 1 << 16  # characters gathered before encode_iterable looks for a safe cut
 
 
+def recover_merges(ranks: dict[bytes, int]) -> list[tuple[bytes, bytes]]:
+    """The merges of a rank-only vocabulary (:func:`bpe_course.bpe.merges_from_ranks`), very long tokens
+    included in near-linear time: what every reader of a rank file in the package uses."""
+    return merges_from_ranks(ranks, merge=merge_any_length)
+
+
 class Tokenizer:
     """A byte-level BPE tokenizer over one data model: ``vocab``, ``merges``, special tokens, pattern.
 
     ``special_tokens`` is a list of strings already in ``vocab`` (as their UTF-8 bytes), or a
     ``{token: id}`` mapping. ``pattern`` is ``"gpt2"``, ``"gpt4"``, ``"gpt4o"``, ``"none"`` or a regex.
     """
+
+    _merges: list[tuple[bytes, bytes]] | None  # None until made (see the merges property)
+    _recover_merges: Callable[[], list[tuple[bytes, bytes]]] | None  # what makes them, until then
+    _n_merges: int | None  # how many there will be, until then
 
     def __init__(self, vocab: Mapping[int, bytes], merges: Iterable[tuple[bytes, bytes]],
                  special_tokens: Iterable[str] | Mapping[str, int] = (), pattern: str | None = "gpt2") -> None:
@@ -71,6 +81,7 @@ class Tokenizer:
         100,000-200,000 ranks takes seconds: tiktoken never builds it at all.
         """
         if self._merges is None:
+            assert self._recover_merges is not None  # subtle: one of the two is always set
             self._merges = self._recover_merges()
             self._recover_merges = None
         return self._merges
@@ -81,7 +92,7 @@ class Tokenizer:
 
     def _merge_count(self) -> int:
         """``len(self.merges)``, without making the list."""
-        return len(self._merges) if self._merges is not None else self._n_merges
+        return self._n_merges if self._merges is None and self._n_merges is not None else len(self.merges)
 
     @property
     def ranks_by_id(self) -> bool:
@@ -135,12 +146,17 @@ class Tokenizer:
 
     def __repr__(self) -> str:
         name = pattern_name(self.pattern) or "custom"
-        return (f"Tokenizer(vocab_size={len(self.vocab)}, merges={self._merge_count()}, "
+        return (f"Tokenizer(n_vocab={self.n_vocab}, merges={self._merge_count()}, "
                 f"special_tokens={list(self.special_tokens)}, pattern={name!r})")
 
     @property
-    def vocab_size(self) -> int:
-        return len(self.vocab)
+    def n_vocab(self) -> int:
+        """Largest id + 1, as tiktoken's ``Encoding.n_vocab``: the rows of a model's embedding matrix.
+
+        ``len(tok.vocab)`` counts the tokens themselves; it is smaller where ids are unused (cl100k
+        leaves 100256 and 100261-100275 empty) or where a cut tokenizer keeps its specials' high ids.
+        """
+        return max(self.vocab) + 1 if self.vocab else 0
 
     def truncated(self, n_merges: int) -> Tokenizer:
         """The same tokenizer with only its first ``n_merges`` merges (ids of kept tokens unchanged).
@@ -166,8 +182,8 @@ class Tokenizer:
         """
         allowed, disallowed = self._special_sets(allowed_special, disallowed_special)
         text = _check_text(text)
-        if disallowed:
-            found = specials_regex(tuple(sorted(disallowed))).search(text)
+        if disallowed and (finder := specials_regex(tuple(sorted(disallowed)))) is not None:
+            found = finder.search(text)
             if found:
                 raise ValueError(
                     f"the text contains the special token {found.group()!r} at character {found.start()}. "
@@ -192,6 +208,8 @@ class Tokenizer:
         ``<|e|><|e|>`` not, ``<|e|><|e|><|e|>`` is ordinary text followed by one ``<|e|>``.
         """
         finder = specials_regex(tuple(sorted(self.special_tokens)))
+        if finder is None:  # no special tokens at all
+            return
         found = finder.search(text)
         while found:
             if found.group() in allowed:
@@ -250,7 +268,7 @@ class Tokenizer:
         pieces = list(pieces)
         raw = list(map(str.encode, pieces))  # UTF-8
         whole = list(map(self._id_of.get, raw))
-        into.update(zip(pieces, zip(whole)))
+        into.update(zip(pieces, zip(whole)))  # type: ignore[arg-type]  # a None (no token) is replaced just below
         for k in compress(range(len(pieces)), map(operator.is_, whole, repeat(None))):
             into[pieces[k]] = tuple(self._merged(raw[k]))
 
@@ -319,7 +337,8 @@ class Tokenizer:
                     self._joinable = joinable_pairs(id_of)
                 # subtle: the full vocab's joinable table lists more pairs than the truncated one's;
                 # cutting at fewer places is still exact (each part still merges as it would alone).
-                return encode_long_piece(piece, ranks, id_of, self._joinable, encode_piece, LONG_PIECE)
+                # (the ignore: a _RanksBelow is read, like the dict it stands for, only through .get)
+                return encode_long_piece(piece, ranks, id_of, self._joinable, encode_piece, LONG_PIECE)  # type: ignore[arg-type]
             return [id_of[part] for part in merge_bytes(piece, merge_ranks, limit=n_merges)]
 
         done: dict[str, list[int]] = {}
@@ -399,7 +418,7 @@ class Tokenizer:
         merges = [self.merges[rank] for token, rank in made if len(token) > 1]  # a single byte is no merge's
         vocab.update(enumerate((a + b for a, b in merges), start=len(vocab)))
         specials = {}
-        for s in sorted(self.special_tokens, key=self.special_tokens.get):
+        for s in sorted(self.special_tokens, key=self.special_tokens.__getitem__):
             specials[s] = len(vocab)
             vocab[len(vocab)] = s.encode("utf-8")
         return Tokenizer(vocab, merges, specials, self.pattern)
@@ -414,13 +433,13 @@ class Tokenizer:
         """
         from . import formats  # subtle: here, not at the top: encoding alone never needs the file formats
         format = _format_for_name(Path(path), format)
-        formats.save(self, path, format=format)
+        formats.save(self, path, format=format, recover=recover_merges)
 
     @classmethod
     def load(cls, path, format: str | None = None) -> Tokenizer:
         """Read a tokenizer saved in any format; a file whose data is inconsistent names the file."""
         from . import formats
-        data = formats.load(path, format=format)
+        data = formats.load(path, format=format, recover=recover_merges)
         try:
             tokenizer = cls(*data)
         except ValueError as exc:
@@ -472,7 +491,7 @@ def _token_id(value: object, position: int) -> int:
     """``value`` as a token id: an ``int`` or anything that is one (a NumPy integer); never a float or bool."""
     if isinstance(value, bool) or not hasattr(type(value), "__index__"):
         raise TypeError(f"token ids are integers; got {value!r} ({type(value).__name__}) at position {position}")
-    return operator.index(value)
+    return operator.index(value)  # type: ignore[arg-type]  # its type has __index__: checked above
 
 
 def _check_vocab(vocab: Mapping[int, bytes]) -> dict[int, bytes]:

@@ -78,7 +78,7 @@ def check_train_args(vocab_size: int, special_tokens: Iterable[str], *, method: 
     return vocab_size, specials
 
 
-def count_pretokens(source: str | Path | Iterable[str], special_tokens: Iterable[str] = (),
+def count_pretokens(source: str | Path | Iterable[str | Path], special_tokens: Iterable[str] = (),
                     pattern: str | None = "gpt2", workers: int | None = None) -> Counter[str]:
     """Count the pre-tokens of ``source``; special tokens are split out and not counted.
 
@@ -96,10 +96,10 @@ def count_pretokens(source: str | Path | Iterable[str], special_tokens: Iterable
     return _count(source, check_special_tokens(special_tokens), resolve_pattern(pattern), workers)
 
 
-def _count(source: str | Path | Iterable[str], specials: list[str], pattern: str | None,
+def _count(source: str | Path | Iterable[str | Path], specials: list[str], pattern: str | None,
            workers: int | None = None) -> Counter[str]:
     """:func:`count_pretokens` with its arguments already checked (``pattern`` a regex or None)."""
-    counter, counts = SegmentCounter(pattern), Counter()
+    counter, counts = SegmentCounter(pattern), Counter[str]()
     if isinstance(source, str):
         _check_text(source)
     for doc in [source] if isinstance(source, (str, Path)) else source:
@@ -125,7 +125,7 @@ def _count_file(path: Path, pattern: str | None, specials: list[str], workers: i
     if size == 0:
         return
     with open(path, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as data:
-        cuts = byte_cuts(data, pattern, specials, workers)  # type: ignore[arg-type]
+        cuts = byte_cuts(data, pattern, specials, workers)
     count_parts(add_file, str(path), cuts, specials, counter, counts)
 
 
@@ -155,7 +155,7 @@ STOP_VOCAB_SIZE = "reached vocab_size"
 STOP_NO_PAIR = "no pair left to merge"
 
 
-def train(source: str | Path | Iterable[str], vocab_size: int, special_tokens: Iterable[str] = (), *,
+def train(source: str | Path | Iterable[str | Path], vocab_size: int, special_tokens: Iterable[str] = (), *,
           pattern: str | None = "gpt2", method: str = "fast", min_frequency: int = 1,
           progress: bool = False) -> Training:
     """Like :func:`train_bpe`, but also say how often each merged pair occurred and why training stopped.
@@ -217,7 +217,7 @@ def _learn(counts: Mapping[str, int], vocab_size: int, specials: list[str], meth
     return Training(vocab, merges, merge_counts, reason)
 
 
-def train_bpe(source: str | Path | Iterable[str], vocab_size: int, special_tokens: Iterable[str] = (), *,
+def train_bpe(source: str | Path | Iterable[str | Path], vocab_size: int, special_tokens: Iterable[str] = (), *,
               pattern: str | None = "gpt2", method: str = "fast", min_frequency: int = 1,
               progress: bool = False) -> tuple[Vocab, Merges]:
     """Learn a byte-level BPE vocabulary of ``vocab_size`` tokens (256 bytes + merges + specials).

@@ -41,10 +41,13 @@ ID_STYLE = "display:block;padding:0 2px;font-family:monospace;font-size:9px;line
 
 def word_groups(tokens: Sequence[bytes | str]) -> list[list[int]]:
     """The positions of ``tokens``, grouped so a line may break only where the text has a space or a
-    line break: a group starts at a token that begins with whitespace or follows one that ends with it.
+    line break: a group starts at a token that begins with whitespace or follows one that ends with it,
+    or with the end-of-word mark ``</w>`` of chapters 02-04's trainer.
 
     >>> word_groups([b"Hello", b",", b" un", b"low", b"ered", b" ", b"\\n", b"x"])
     [[0, 1], [2, 3, 4], [5], [6], [7]]
+    >>> word_groups(["s", "p", "lit", "s</w>", "un", "f", "a</w>"])
+    [[0, 1, 2, 3], [4, 5, 6]]
     """
     groups: list[list[int]] = []
     after_space = True
@@ -53,7 +56,7 @@ def word_groups(tokens: Sequence[bytes | str]) -> list[list[int]]:
         if after_space or text[:1].isspace():
             groups.append([])
         groups[-1].append(k)
-        after_space = text[-1:].isspace()
+        after_space = text[-1:].isspace() or text.endswith("</w>")
     return groups
 
 

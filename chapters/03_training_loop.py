@@ -8,7 +8,7 @@
 # twice**, whichever comes first. In this chapter you will
 #
 # * write the whole character-level trainer, with `</w>` and four special tokens, and check it
-#   against `bpe_course.wordbpe.WordBPE`;
+#   against `bpe_course.algorithms.wordbpe.WordBPE`;
 # * train the classic toy corpus and look at what really comes out — including a run that stops
 #   long before the vocabulary size you asked for;
 # * train on real text and read the merges it learned;
@@ -26,7 +26,7 @@ import pandas as pd
 from IPython.display import Markdown, display
 
 from bpe_course import corpus
-from bpe_course.wordbpe import WordBPE, apply_merge, count_pairs, word_counts
+from bpe_course.algorithms import WordBPE, apply_merge, count_pairs, word_counts
 
 # %% [markdown]
 # ## The trainer
@@ -183,7 +183,7 @@ print(f"the {len(shorter.merges)} merges of the shorter run are the first {len(s
 # the vocabulary size and tokens per word beside it. Edit the text box to try your own sentence.
 
 # %%
-from bpe_course.widgets.merges import MergeSlider
+from bpe_course.widgets import MergeSlider
 
 slider = MergeSlider(bpe, SAMPLE, merges=len(bpe.merges) // 10)
 slider

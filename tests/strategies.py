@@ -1,6 +1,8 @@
-"""Hypothesis strategies for text that stresses tokenizers."""
+"""Hypothesis strategies, and a corpus, of text that stresses tokenizers."""
 
 from __future__ import annotations
+
+import random
 
 from hypothesis import strategies as st
 
@@ -31,3 +33,33 @@ def cuttings(draw, text_strategy=tricky_text):
         pieces.append(text[start:cut])
         start = cut
     return text, pieces
+
+
+# Characters that each pattern alternative and class of o200k cares about: upper/lower/title case,
+# modifier and other letters, combining marks, digits of several scripts, "/" and newlines,
+# contractions in any case, CJK, emoji sequences.
+O200K_PIECES = TRICKY_PIECES + [
+    "HelloWorld", "XMLHttpRequest", "iPhone", "ǅungla", "ǈ", "ʰ", "ˈ", "々", "ー", "a\u0301", "\u0301",
+    "\u0915\u094d\u0937", "\u0e01\u0e34", "'S", "'Re", "'LL", "'d", "I'M", "'ſ", "/", "//", "a/b", "!/\n",
+    "1/2", "١٢٣٤", "𝟘𝟙𝟚𝟛", "2024-03-16", "東京タワー", "ｶﾀｶﾅ", "😀", "👍🏽", "🏳️‍🌈", "\u0295", "ʕ•ᴥ•ʔ",
+]
+o200k_text = st.lists(st.one_of(st.sampled_from(O200K_PIECES), st.text(any_char, max_size=4)),
+                      max_size=24).map("".join)
+
+
+def paired_surrogates(text: str) -> str:
+    """``text`` as valid UTF-8 can hold it: lone surrogates become U+FFFD."""
+    return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+
+
+CORPUS_SPECIALS = ["<|endoftext|>", "<|end of text|>", "<|endoftext|><|endoftext|>"]
+
+
+def tricky_corpus(docs_text: str, seed: int = 0) -> str:
+    """Prose with special tokens (:data:`CORPUS_SPECIALS`), odd whitespace and rare characters sprinkled in."""
+    rng = random.Random(seed)
+    paragraphs = docs_text.split("\n\n")
+    extras = TRICKY_PIECES + CORPUS_SPECIALS + [" \n", "\n ", "  \t", "\u3000x", "x\u00a0y", "\U0002CEA2 z", " 'll"]
+    for k in range(0, len(paragraphs), 3):
+        paragraphs[k] = rng.choice(extras) + paragraphs[k] + rng.choice(extras)
+    return "\n\n".join(paragraphs)

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from hypothesis import given, strategies as st
+from hypothesis import given, settings, strategies as st
 
 from bpe_course import gpt2
-from bpe_course.bpe import first_merge_ranks, merges_from_ranks
+from bpe_course.bpe import byte_ranker, first_merge_ranks, merge_by_rank, merge_bytes, merges_from_ranks
+
 
 symbols = st.sampled_from([b"a", b"b", b"ab", b"ba", b"c"])
 
@@ -34,3 +35,13 @@ def test_merges_from_ranks_recovers_gpt2s_merges():
     tok = gpt2()
     ranks = {token: i for i, token in tok.vocab.items() if i not in tok.special_tokens.values()}
     assert merges_from_ranks(ranks) == tok.merges
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.binary(min_size=1, max_size=40))
+def test_merge_bytes_is_merge_by_rank(gpt2_tok, piece):
+    ranks = gpt2_tok.first_merge_ranks()
+    expected = merge_by_rank([piece[i:i + 1] for i in range(len(piece))], byte_ranker(ranks))
+    assert merge_bytes(piece, ranks) == expected
+    by_id = {token: i for i, token in gpt2_tok.vocab.items() if i not in gpt2_tok.special_tokens.values()}
+    assert merge_bytes(piece, by_id) == expected  # ranked by id: the same order

@@ -14,8 +14,11 @@ import pytest
 from bpe_course import Tokenizer, corpus, gpt2, train_bpe
 from bpe_course.cli import main, notebooks_dir
 
+
 MODULE = [sys.executable, "-m", "bpe_course"]
+
 SCRIPT = [str(Path(sys.executable).parent / "bpe-course")]
+
 SAMPLE = "Hello world! Ünïcödé 🙂, numbers 1234567 and <|endoftext|> tabs\tand\r\nlines\n\n  end"
 
 
@@ -31,6 +34,12 @@ def one_line_error(stderr: bytes) -> str:
     lines = [line for line in text.splitlines() if line.startswith("bpe-course")]
     assert len(lines) == 1, text
     return lines[0]
+
+
+@pytest.fixture(autouse=True)
+def own_jupyter_data_dir(tmp_path, monkeypatch):
+    """``lab`` marks the chapters it copies trusted in Jupyter's signature store: a test's own, not the user's."""
+    monkeypatch.setenv("JUPYTER_DATA_DIR", str(tmp_path / "jupyter-data"))
 
 
 @pytest.fixture(scope="module")
@@ -116,21 +125,21 @@ def test_train_in_every_format(tmp_path, text_file, capsys, fmt):
 
 
 # ---- stats and lab -----------------------------------------------------------------------------
-def test_stats_table(tmp_path, text_file, gpt2_tok, tiktoken_cl100k, tiktoken_o200k):
+def test_stats_table(tmp_path, text_file, gpt2_tok, tiktoken_gpt2, tiktoken_cl100k, tiktoken_o200k):
     Tokenizer(*train_bpe(text_file.read_text(encoding="utf-8"), 300)).save(tmp_path / "mine.json")
     result = run("stats", str(text_file), "--tokenizer", str(tmp_path / "mine.json"))
     assert result.returncode == 0, result.stderr
     lines = result.stdout.decode().splitlines()
-    assert lines[0].split() == ["file", "tokenizer", "vocab", "tokens", "bytes/token", "tokens/word"]
+    assert lines[0].split() == ["file", "tokenizer", "n_vocab", "tokens", "bytes/token", "tokens/word"]
     text = text_file.read_text(encoding="utf-8")
     mine = Tokenizer.load(tmp_path / "mine.json")
-    rows = [("gpt2", len(gpt2_tok.vocab), gpt2_tok.encode_ordinary(text)),
-            ("cl100k", 100_256 + 5, tiktoken_cl100k.encode_ordinary(text)),  # ranks + specials
-            ("o200k", 199_998 + 2, tiktoken_o200k.encode_ordinary(text)),
+    rows = [("gpt2", tiktoken_gpt2.n_vocab, gpt2_tok.encode_ordinary(text)),
+            ("cl100k", tiktoken_cl100k.n_vocab, tiktoken_cl100k.encode_ordinary(text)),  # largest id + 1
+            ("o200k", tiktoken_o200k.n_vocab, tiktoken_o200k.encode_ordinary(text)),
             (str(tmp_path / "mine.json"), 300, mine.encode_ordinary(text))]
-    for line, (name, vocab_size, ids) in zip(lines[1:], rows, strict=True):
+    for line, (name, n_vocab, ids) in zip(lines[1:], rows, strict=True):
         n = len(ids)
-        assert line.split() == [str(text_file), name, f"{vocab_size:,}", f"{n:,}",
+        assert line.split() == [str(text_file), name, f"{n_vocab:,}", f"{n:,}",
                                 f"{len(text.encode()) / n:.2f}", f"{n / len(text.split()):.2f}"]
     assert len({len(line) for line in lines}) == 1  # aligned: every row as wide as the header
 
@@ -150,6 +159,81 @@ def test_lab_copies_the_chapters_and_keeps_an_edited_one(tmp_path):
     again = run("lab", "--dry-run", "--dir", str(work), cmd=SCRIPT)
     assert again.returncode == 0 and "My start" in edited.read_text(encoding="utf-8")
     assert notebooks_dir() == Path(__file__).resolve().parent.parent / "notebooks"  # a clone: the repository's
+
+
+def test_lab_passes_jupyterlabs_own_options_through(tmp_path):
+    """Options ``lab`` does not know itself go to JupyterLab unchanged, after the learner's folder."""
+    work = tmp_path / "work"
+    options = ["--allow-root", "--port", "8890", "--no-browser", "--ip=0.0.0.0", "--ServerApp.base_url=/course/"]
+    result = run("lab", "--dry-run", "--dir", str(work), *options, cmd=SCRIPT)
+    assert result.returncode == 0, result.stderr
+    _python, *rest = result.stdout.decode().split()
+    assert rest == ["-m", "jupyter", "lab", str(work), *options]
+    other = run("encode", "--allow-root", "x")  # the other commands still refuse what they do not know
+    assert other.returncode == 2 and "unrecognized arguments: --allow-root" in other.stderr.decode()
+
+
+def test_lab_as_root_says_what_to_type_before_starting_anything(tmp_path, monkeypatch, capsys):
+    import subprocess as sp
+    monkeypatch.setattr(os, "geteuid", lambda: 0)
+    monkeypatch.setattr(sp, "call", lambda *a, **k: pytest.fail(f"JupyterLab was started: {a}"))
+    assert main(["lab", "--dir", str(tmp_path / "work")]) == 1
+    message = capsys.readouterr().err.splitlines()[-1]
+    assert message.startswith("bpe-course: error: you are running as root")
+    assert "`bpe-course lab --allow-root`" in message and "`make lab ARGS=--allow-root`" in message
+    started = []
+    monkeypatch.setattr(sp, "call", lambda command: started.append(command) or 0)
+    assert main(["lab", "--dir", str(tmp_path / "work"), "--allow-root", "--no-browser"]) == 0
+    assert started[0][-2:] == ["--allow-root", "--no-browser"]
+
+
+def test_lab_starts_jupyterlab_headless_and_serves_the_chapters(tmp_path):
+    """The real thing, as the machine's user (root here, as in a container): ``bpe-course lab --allow-root
+    --no-browser --ip --port`` starts JupyterLab on the learner's folder; it answers, then is stopped."""
+    import json
+    import signal
+    import socket
+    import time
+    import urllib.request
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    token = "bpe-course-lab-test"
+    work = tmp_path / "work"
+    env = dict(os.environ, JUPYTER_CONFIG_DIR=str(tmp_path / "config"), JUPYTER_RUNTIME_DIR=str(tmp_path / "runtime"),
+               JUPYTER_DATA_DIR=str(tmp_path / "data"), IPYTHONDIR=str(tmp_path / "ipython"), JUPYTER_PLATFORM_DIRS="1")
+    print(f"[lab] running as uid {os.geteuid()}")
+    with open(tmp_path / "lab.log", "wb") as log:
+        proc = subprocess.Popen([*SCRIPT, "lab", "--dir", str(work), "--allow-root", "--no-browser", "--ip", "127.0.0.1",
+                                 "--port", str(port), f"--IdentityProvider.token={token}",
+                                 "--LabApp.news_url=None", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"],
+                                env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                with urllib.request.urlopen(f"{base}/api/contents/00_start_here.ipynb?content=0&token={token}",
+                                            timeout=5) as answer:
+                    listed = json.loads(answer.read())
+                break
+            except OSError:
+                assert proc.poll() is None, "bpe-course lab exited:\n" + (tmp_path / "lab.log").read_text()
+                assert time.monotonic() < deadline, "JupyterLab did not answer:\n" + (tmp_path / "lab.log").read_text()
+                time.sleep(0.5)
+        assert listed["type"] == "notebook" and listed["name"] == "00_start_here.ipynb"
+        with urllib.request.urlopen(f"{base}/lab?token={token}", timeout=10) as page:
+            assert page.status == 200 and b"JupyterLab" in page.read()
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGTERM)  # bpe-course and the JupyterLab it started share the group
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+    assert "Running as root is not recommended" not in (tmp_path / "lab.log").read_text()
 
 
 # ---- help and errors ---------------------------------------------------------------------------
@@ -413,18 +497,6 @@ def test_training_on_a_file_with_a_byte_order_mark(tmp_path):
     loaded = Tokenizer.load(tmp_path / "notepad")
     assert not any(b"\xef\xbb\xbf" in token for token in loaded.vocab.values())
     assert loaded.merges == Tokenizer.load(tmp_path / "plain").merges
-
-
-def test_find_first_finds_a_text_cut_by_a_block_edge(tmp_path):
-    from bpe_course.cli_output import find_first
-    first, second = tmp_path / "a.txt", tmp_path / "b.txt"
-    first.write_bytes("no specials here, ünïcödé only ".encode() * 3)
-    second.write_bytes("Grüße <|pa".encode() + b" <|endoftext|> then <|pad|>")
-    specials = ["<|endoftext|>", "<|pad|>"]
-    oracle = second.read_bytes().find(b"<|endoftext|>")
-    for block in range(1, 40):  # the token falls across every possible edge
-        assert find_first([first, second], specials, block=block) == (str(second), oracle, "<|endoftext|>"), block
-    assert find_first([first], specials, block=3) is None
 
 
 def test_encode_with_mistral_tekken_gives_mistral_commons_ids():

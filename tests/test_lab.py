@@ -13,6 +13,12 @@ import pytest
 from bpe_course.lab import MANIFEST, default_workspace, prepare_workspace
 
 
+@pytest.fixture(autouse=True)
+def own_jupyter_data_dir(tmp_path, monkeypatch):
+    """``lab`` marks the chapters it copies trusted in Jupyter's signature store: a test's own, not the user's."""
+    monkeypatch.setenv("JUPYTER_DATA_DIR", str(tmp_path / "jupyter-data"))
+
+
 @pytest.fixture()
 def course(tmp_path: Path) -> Path:
     source = tmp_path / "course"
@@ -131,3 +137,23 @@ def test_the_copied_references_follow_the_same_rules(tmp_path):
     (course / "docs" / "refs.md").unlink()
     with pytest.raises(FileNotFoundError, match=r"links to \.\./docs/refs\.md"):
         prepare_workspace(course / "notebooks", work)
+
+
+def test_the_course_chapters_are_marked_trusted_and_an_edited_one_is_not(tmp_path, monkeypatch):
+    """JupyterLab shows an untrusted notebook's widgets as text; the course's own chapters are signed as
+    ``jupyter trust`` signs them, in the signature store of the JupyterLab that opens them."""
+    from nbformat.sign import NotebookNotary
+
+    data_dir = tmp_path / "jupyter-data"
+    monkeypatch.setenv("JUPYTER_DATA_DIR", str(data_dir))
+    work = tmp_path / "work"
+    prepare_workspace(ROOT / "notebooks", work)
+    notary = NotebookNotary(data_dir=str(data_dir))
+    chapters = sorted(work.glob("*.ipynb"))
+    assert chapters and all(notary.check_signature(nbformat.read(p, as_version=4)) for p in chapters)
+    edited = nbformat.read(work / "00_start_here.ipynb", as_version=4)
+    edited.cells[0].source += "\nmy notes"
+    nbformat.write(edited, work / "00_start_here.ipynb")
+    assert not notary.check_signature(nbformat.read(work / "00_start_here.ipynb", as_version=4))
+    prepare_workspace(ROOT / "notebooks", work)  # an edited chapter is not signed by the course
+    assert not notary.check_signature(nbformat.read(work / "00_start_here.ipynb", as_version=4))

@@ -5,9 +5,9 @@ from __future__ import annotations
 import regex
 from hypothesis import given, strategies as st
 
-from bpe_course.formats.hf import hf_regex
-from bpe_course.pretokenize import GPT2_PATTERN, GPT4_PATTERN, GPT4O_PATTERN
+from bpe_course.pretokenize import GPT2_PATTERN, GPT4O_PATTERN, GPT4_PATTERN
 from bpe_course.regex_syntax import class_items, is_possessive, pattern_parts
+
 
 pieces = st.sampled_from(["a", "(", ")", "(?:", "(?i:", "(?>", "[", "]", "[^", r"\p{L}", r"\s", r"\]", "{1,3}", "{2}",
                           "+", "*", "?", "|", "$", "{", "}", ",", r"\x{41}", "[[a]b]", "-"])
@@ -33,8 +33,3 @@ def test_class_items_nested_and_negated():
     assert class_items(r"[^\s\p{L}\p{N}]") == (True, [r"\s", r"\p{L}", r"\p{N}"])
     assert class_items("[]a-]") == (False, ["]", "a", "-"])
     assert class_items("[x[a-z]y]") == (False, ["x", "[a-z]", "y"])
-
-
-def test_hf_regex_wraps_the_atom_of_a_possessive_repeat():
-    assert hf_regex(r"(?:ab){1,3}+c") == "(?>(?:ab){1,3})c"
-    assert hf_regex(r"[a-z]{2}+|\p{N}{1,3}+") == r"(?>[a-z]{2})|(?>\p{N}{1,3})"

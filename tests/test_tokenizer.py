@@ -3,14 +3,22 @@
 from __future__ import annotations
 
 import itertools
+import random
+from pathlib import Path
 
 import pytest
+import tiktoken
+import tiktoken.load
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from bpe_course import Tokenizer, train_bpe
-from strategies import cuttings, tricky_text, valid_text
+from strategies import cuttings, tricky_corpus, valid_text
+
+from bpe_course import Tokenizer, corpus, tokenizer, train_bpe
+from bpe_course.pretokenize import GPT2_PATTERN, GPT4_PATTERN
+
 
 PROPERTY = settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
 SPECIALS = ["<|endoftext|>", "<|endoftext|><|endoftext|>", "<|pad|>"]
 
 
@@ -139,28 +147,6 @@ def test_bad_vocab_and_merges_are_explained():
         Tokenizer(vocab, []).encode(b"bytes")
 
 
-def reference_piece_merge(tok: Tokenizer, piece: bytes) -> list[int]:
-    """tiktoken's rule, written plainly: merge the leftmost lowest-ranked adjacent pair."""
-    rank = {a + b: k for k, (a, b) in reversed(list(enumerate(tok.merges)))}
-    parts = [piece[i:i + 1] for i in range(len(piece))]
-    while True:
-        ranked = [(rank[a + b], i) for i, (a, b) in enumerate(zip(parts, parts[1:])) if a + b in rank]
-        if not ranked:
-            break
-        _, i = min(ranked)
-        parts[i:i + 2] = [parts[i] + parts[i + 1]]
-    return [tok._id_of[p] for p in parts]
-
-
-@PROPERTY
-@given(valid_text)
-def test_long_piece_heap_merge_equals_reference(gpt2_tok, trained, text):
-    piece = (text * 12).encode("utf-8")
-    if len(piece) > 1:
-        for tok in (gpt2_tok, trained):
-            assert tok._encode_long_piece(piece) == reference_piece_merge(tok, piece)
-
-
 def test_partly_allowed_overlapping_specials_follow_tiktokens_scan(trained):
     """tiktoken looks for any special, longest first, and passes over one that is not allowed by
     searching again one character further on."""
@@ -182,3 +168,125 @@ def test_encode_iterable_with_partly_allowed_specials(trained, case, allowed):
     text, pieces = case
     expected = trained.encode(text, allowed_special=allowed, disallowed_special=())
     assert list(trained.encode_iterable(pieces, allowed_special=allowed, disallowed_special=())) == expected
+
+
+# ---- encoding ---------------------------------------------------------------------------------
+def test_encoder_cache_is_bounded(gpt2_tok, tiktoken_gpt2, monkeypatch):
+    monkeypatch.setattr(tokenizer, "CACHE_LIMIT", 100)
+    tok = Tokenizer(gpt2_tok.vocab, gpt2_tok.merges, gpt2_tok.special_tokens)
+    rng = random.Random(5)
+    for size in (30, 80, 150, 500, 40):  # some calls alone hold more distinct pieces than the limit
+        words = [" " + "".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randint(1, 9)))
+                 for _ in range(size)]
+        text = "".join(words)
+        assert tok.encode_ordinary(text) == tiktoken_gpt2.encode_ordinary(text)
+        assert len(tok._cache) <= 100
+
+
+def test_encoder_cache_across_texts_split_three_ways(gpt2_tok, tiktoken_gpt2):
+    """Latin-1 text, BMP text and text that needs tiktoken's tables share one cache of pieces: a
+    piece's ids depend on the piece alone, however its text was split."""
+    tok = Tokenizer(gpt2_tok.vocab, gpt2_tok.merges, gpt2_tok.special_tokens)
+    texts = ["a\U0002CEA2:A b", "x \U0002CEA2:A", "\U0002CEA2:A", "x:A b caf\u00e9", "A\u0295b x:A \U0001F642"]
+    for text in texts + texts[::-1]:
+        assert tok.encode_ordinary(text) == tiktoken_gpt2.encode_ordinary(text)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.lists(st.sampled_from([" the", " cat", "sat", ".", "\n", " on", " mat", "é", " zebra", "  "]),
+                         max_size=12).map("".join), min_size=1, max_size=6))
+def test_encoder_cache_across_calls_all_known_or_not(gpt2_tok, tiktoken_gpt2, texts):
+    """Calls whose pieces are all known (taken without the set of new pieces), partly known, or new."""
+    tok = Tokenizer(gpt2_tok.vocab, gpt2_tok.merges, gpt2_tok.special_tokens)
+    for text in texts + texts[::-1]:
+        assert tok.encode_ordinary(text) == tiktoken_gpt2.encode_ordinary(text)
+
+
+def test_ids_that_do_not_follow_the_merges(gpt2_tok, docs_text):
+    """Ids in any order: pairs are then ranked by merge, not by id, and the ids are those of the vocab."""
+    shuffled = list(gpt2_tok.vocab)
+    random.Random(8).shuffle(shuffled)
+    new_id = dict(zip(gpt2_tok.vocab, shuffled))
+    tok = Tokenizer({new_id[i]: t for i, t in gpt2_tok.vocab.items()}, gpt2_tok.merges,
+                    {s: new_id[i] for s, i in gpt2_tok.special_tokens.items()})
+    assert any(tok.vocab.get(256 + k) != a + b for k, (a, b) in enumerate(tok.merges))  # ids that do not follow
+    text = tricky_corpus(docs_text, seed=9)[:100_000] + "\U0001F642" * 100 + " x" * 70
+    assert tok.encode_ordinary(text) == [new_id[i] for i in gpt2_tok.encode_ordinary(text)]
+
+
+def test_prose_equals_tiktoken(gpt2_tok, tiktoken_gpt2, docs_text):
+    fresh = Tokenizer(gpt2_tok.vocab, gpt2_tok.merges, gpt2_tok.special_tokens)
+    text = tricky_corpus(docs_text, seed=6)
+    assert fresh.encode_ordinary(text) == tiktoken_gpt2.encode_ordinary(text)
+    assert fresh.encode_ordinary(text) == tiktoken_gpt2.encode_ordinary(text)  # warm: from the cache
+
+
+def test_stream_file_equals_encode(gpt2_tok, docs_text, tmp_path):
+    path = tmp_path / "t.txt"
+    path.write_text(tricky_corpus(docs_text, seed=7)[:200_000], encoding="utf-8")
+    with open(path, encoding="utf-8") as lines:
+        streamed = list(gpt2_tok.encode_iterable(lines, disallowed_special=()))
+    assert streamed == gpt2_tok.encode(Path(path).read_text(encoding="utf-8"), disallowed_special=())
+
+
+TEXT = ("Byte-level BPE: 12345678 naïve cafés, 東京 and 🙂.\n    def f(x):  # DON'T\n        return x ** 2\n"
+        "<|endoftext|> is plain text here")
+
+LONG_PIECE_TEXT = "a" * 300 + " " + "ab" * 150 + "c" + "😀" * 40  # pieces longer than LONG_PIECE bytes
+
+KS = [0, 1, 2, 7, 100, 1000, 10_000]
+
+
+@pytest.fixture(scope="module")
+def own() -> Tokenizer:
+    text = corpus.train_heldout("python_docs")[0][:40_000]
+    vocab, merges = train_bpe(text, 700, ["<|endoftext|>"], pattern="gpt4")
+    return Tokenizer(vocab, merges, ["<|endoftext|>"], pattern="gpt4")
+
+
+def tiktoken_first(ranks: dict[bytes, int], k: int, pattern: str) -> tiktoken.Encoding:
+    """tiktoken with only the 256 bytes and the first k merges: the ranks below 256 + k."""
+    kept = {token: rank for token, rank in ranks.items() if rank < 256 + k}
+    assert len(kept) == 256 + k
+    return tiktoken.Encoding(name=f"first-{k}", pat_str=pattern, mergeable_ranks=kept, special_tokens={})
+
+
+@pytest.mark.parametrize("text", [TEXT, LONG_PIECE_TEXT, ""])
+def test_truncated_encoding_equals_the_truncated_tokenizer(own, gpt2_tok, cl100k_tok, text):
+    for tok in (own, gpt2_tok, cl100k_tok):
+        for k in sorted({min(k, len(tok.merges)) for k in KS} | {len(tok.merges)}):
+            assert tok.encode_ordinary_truncated(text, k) == tok.truncated(k).encode_ordinary(text), (tok, k)
+    assert gpt2_tok.encode_ordinary_truncated(text, len(gpt2_tok.merges)) == gpt2_tok.encode_ordinary(text)
+
+
+def test_truncated_encoding_keeps_only_kept_whole_tokens():
+    # b"xy" is in the vocab but no merge makes it: truncated() drops it, so must the cheap path.
+    vocab = {b: bytes([b]) for b in range(256)} | {256: b"ab", 257: b"xy"}
+    tok = Tokenizer(vocab, [(b"a", b"b")], pattern="none")
+    assert tok.encode_ordinary("xy") == [257]
+    assert tok.encode_ordinary_truncated("xy", 1) == tok.truncated(1).encode_ordinary("xy") == [120, 121]
+    assert tok.encode_ordinary_truncated("ab", 0) == [97, 98] and tok.encode_ordinary_truncated("ab", 1) == [256]
+
+
+def test_truncated_encoding_refuses_bad_counts(gpt2_tok):
+    with pytest.raises(ValueError, match="between 0 and 50000, got 50001"):
+        gpt2_tok.encode_ordinary_truncated("x", 50_001)
+    with pytest.raises(ValueError, match="got -1"):
+        gpt2_tok.encode_ordinary_truncated("x", -1)
+    with pytest.raises(TypeError, match="n_merges must be an int"):
+        gpt2_tok.encode_ordinary_truncated("x", 1.5)
+    with pytest.raises(TypeError, match="text must be str"):
+        gpt2_tok.encode_ordinary_truncated(b"x", 1)
+
+
+@pytest.mark.parametrize("k", [0, 1, 100, 3048, 20_000])
+def test_gpt2_truncated_is_tiktoken_with_the_lower_ranks(gpt2_tok, gpt2_ranks, k):
+    oracle = tiktoken_first(gpt2_ranks, k, GPT2_PATTERN)
+    for text in (TEXT, LONG_PIECE_TEXT):
+        assert gpt2_tok.encode_ordinary_truncated(text, k) == oracle.encode_ordinary(text)
+
+
+@pytest.mark.parametrize("k", [0, 5, 1000, 60_000])
+def test_cl100k_truncated_is_tiktoken_with_the_lower_ranks(cl100k_tok, cl100k_ranks, k):
+    oracle = tiktoken_first(cl100k_ranks, k, GPT4_PATTERN)
+    assert cl100k_tok.encode_ordinary_truncated(TEXT, k) == oracle.encode_ordinary(TEXT)

@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import importlib
 from collections import Counter
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from strategies import tricky_corpus
+
 from bpe_course import CorpusError, Tokenizer, count_pretokens, train_bpe
 
+
 TOY = "low " * 5 + "lower " * 2 + "newest " * 6 + "widest " * 3
+
 CODE = Path(__file__).read_text(encoding="utf-8")  # some Python source
 
 
@@ -98,14 +103,6 @@ def test_sources_path_and_iterable_agree(tmp_path, docs_text):
     assert train_bpe(path, 300) == train_bpe(text, 300)
     docs = text.split("\n\n")
     assert count_pretokens(docs) == sum((count_pretokens(d) for d in docs), Counter())
-
-
-def test_parallel_counting_equals_naive_counting(docs_text):
-    from bpe_course import GPT2_PATTERN, pretokenize, split_specials
-    text = (docs_text + "<|endoftext|>") * 3
-    naive = Counter(pretoken for piece, special in split_specials(text, ["<|endoftext|>"]) if not special
-                    for pretoken in pretokenize(piece, GPT2_PATTERN))
-    assert count_pretokens(text, ["<|endoftext|>"], workers=2) == naive
 
 
 @pytest.mark.parametrize("size,specials,message", [
@@ -208,100 +205,8 @@ def test_a_leading_byte_order_mark_is_not_learned(tmp_path):
     assert corpus.load_text(marked) == text
 
 
-@settings(max_examples=40, deadline=None)
-@given(st.lists(st.text(alphabet="abc", min_size=1, max_size=6), min_size=1, max_size=8), st.integers(20, 120))
-def test_long_words_fast_equals_naive(pieces, repeat):
-    """Long pre-tokens (pattern none): the fast loop visits a word once per merge however often it holds the pair."""
-    text = "".join(pieces) * repeat
-    assert train_bpe(text, 330, pattern="none") == train_bpe(text, 330, pattern="none", method="naive")
-
-
-def test_fast_equals_naive_on_varied_text_in_many_scripts():
-    """A novel and the UDHR in 18 languages: many distinct words, long multi-byte words, many counts
-    tied low (the bucket queue's lists), and pairs whose counts fall below the level while queued."""
-    from bpe_course import corpus
-    text = corpus.load("don_quixote")[:15_000] + "\n".join(corpus.udhr(lang)["1"] for lang in corpus.UDHR_LANGUAGES)
-    fast = train_bpe(text, 256 + 700)
-    assert fast == train_bpe(text, 256 + 700, method="naive")
-    assert len(fast[1]) == 700
-
-
-def test_counting_in_flat_memory_gives_the_same_counts(monkeypatch, docs_text):
-    """Held segments are turned into pre-token counts whenever there are too many: the counts do not change."""
-    import regex
-    from bpe_course import GPT2_PATTERN
-    from bpe_course.fast import count
-    text = docs_text[:40_000]
-    documents = [text[k:k + 700] for k in range(0, len(text), 700)]
-    expected = count_pretokens(text), count_pretokens(documents), count_pretokens(documents, pattern="none")
-    assert expected[0] == Counter(regex.findall(GPT2_PATTERN, text))
-    monkeypatch.setattr(count, "HELD_SEGMENTS", 50)
-    monkeypatch.setattr(count, "BLOCK_CHARS", 2_000)
-    seen = []
-    match = count.SegmentCounter._match
-    monkeypatch.setattr(count.SegmentCounter, "_match", lambda self, counts: (
-        seen.append(len(self.segments) + len(self.alone) + len(self.heads)), match(self, counts))[-1])
-    assert (count_pretokens(text), count_pretokens(documents), count_pretokens(documents, pattern="none")) == expected
-    assert len(seen) > 20 and max(seen) < 50 + 2_000  # never more than the limit and one block's segments held
-
-
-@pytest.mark.parametrize("floor", [1, 2, 3, 8, 1000])
-def test_the_queue_floor_never_changes_the_merges(monkeypatch, floor):
-    """Pairs seen fewer than the floor wait outside the queue; training to the very end (every pair
-    merged, down to pairs seen once) goes through every halving of the floor."""
-    from bpe_course import corpus
-    from bpe_course.fast import merge
-    text = corpus.load("don_quixote")[:6_000] + "\n".join(corpus.udhr(lang)["1"] for lang in list(corpus.UDHR_LANGUAGES)[:6])
-    naive = train_bpe(text, 10_000, method="naive")
-    monkeypatch.setattr(merge, "QUEUE_FLOOR", floor)
-    halvings, halve = [], merge.PairQueue._queue_below_floor
-
-    def recorded(queue, pair_counts):
-        halvings.append(queue.floor)
-        halve(queue, pair_counts)
-
-    monkeypatch.setattr(merge.PairQueue, "_queue_below_floor", recorded)
-    assert train_bpe(text, 10_000) == naive
-    assert len(naive[1]) < 10_000 - 256  # ran out of pairs: the last merges were of pairs seen once
-    expected = []
-    while floor > 1:
-        expected.append(floor)
-        floor //= 2
-    assert halvings == expected
-
-
-def test_training_leaves_the_cycle_collector_as_it_found_it():
-    import gc
-    from bpe_course.fast.merge import learn_fast
-
-    class Stop(Exception):
-        pass
-
-    class Bar:  # a progress bar whose update fails half-way (as Ctrl-C would)
-        def __init__(self):
-            self.calls = 0
-
-        def update(self):
-            self.calls += 1
-            assert not gc.isenabled()  # paused while learning
-            if self.calls == 5:
-                raise Stop
-
-    words = {w.encode(): 1 for w in TOY.split()}
-    try:
-        for enabled in (True, False):
-            gc.enable() if enabled else gc.disable()
-            learn_fast(words, 3)
-            assert gc.isenabled() == enabled
-            with pytest.raises(Stop):
-                learn_fast(words, 20, Bar())
-            assert gc.isenabled() == enabled
-    finally:
-        gc.enable()
-
-
 def test_each_door_checks_the_arguments_once_before_any_text_is_read(monkeypatch, tmp_path):
-    from bpe_course import train as train_module
+    train_module = importlib.import_module("bpe_course.train")  # the package's name `train` is the function
     calls = []
     real = train_module.check_special_tokens
     monkeypatch.setattr(train_module, "check_special_tokens", lambda *a: calls.append(1) or real(*a))
@@ -313,3 +218,13 @@ def test_each_door_checks_the_arguments_once_before_any_text_is_read(monkeypatch
     for bad, message in ({"method": "quick"}, "method must be"), ({"min_frequency": 0}, "min_frequency must be"):
         with pytest.raises(ValueError, match=message):  # not FileNotFoundError: nothing was read yet
             train_bpe(missing, 300, **bad)
+
+
+SPECIALS = ["<|endoftext|>", "<|end of text|>", "<|endoftext|><|endoftext|>"]
+
+
+def test_file_and_text_train_the_same(docs_text, tmp_path):
+    text = tricky_corpus(docs_text, seed=4)[:60_000]
+    path = tmp_path / "t.txt"
+    path.write_text(text, encoding="utf-8")
+    assert train_bpe(path, 500, SPECIALS) == train_bpe(text, 500, SPECIALS)

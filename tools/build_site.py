@@ -12,6 +12,10 @@ temporary source folder for it:
 * the ``docs/`` pages that chapters link to (``references.md``), the links made relative as in the
   learner's own copy (``bpe_course.lab.learner_links``).
 
+After Sphinx, every plot on a chapter page (a cell's image, and the picture in a widget's still,
+then written to ``_images/`` as a file) becomes a link to itself (:func:`link_plots`): on a phone a
+plot fills the column at a third of its size, and a tap opens it at full size.
+
 Every page's title reads "NN · Title" ("Appendix A · Title" from 90 up), whatever its notebook's
 heading spells between the number and the title.
 
@@ -27,6 +31,8 @@ Usage::
 from __future__ import annotations
 
 import argparse
+import base64
+import hashlib
 import re
 import shutil
 import subprocess
@@ -146,6 +152,9 @@ def add_run_locally_box(nb: nbformat.NotebookNode, notebook_name: str) -> None:
 def prepare_notebook(path: Path, dest: Path, stills_dir: Path = STILLS) -> int:
     """Write the website's copy of one chapter to ``dest``; return how many widgets became stills."""
     nb = nbformat.read(path, as_version=4)
+    # subtle: the widget state stored for JupyterLab is not for the page (a still stands for each widget);
+    # myst-nb would embed it, and ask a CDN for the scripts to draw it
+    nb.metadata.pop("widgets", None)
     for cell in nb.cells:  # subtle: pages outside notebooks/ that chapters link to are pages of the site too
         if cell.cell_type == "markdown":
             cell.source = learner_links(cell.source)
@@ -225,6 +234,39 @@ def write_sources(src: Path, notebooks: Path = NOTEBOOKS, stills_dir: Path = STI
     return {path.name: prepare_notebook(path, src / path.name, stills_dir) for path in paths}
 
 
+PLOT = re.compile(r'(<div class="cell_output docutils container">\s*|<div class="bpe-still-widget bpe-still-image[^"]*"[^>]*>)'
+                  r'(<img [^>]*?src="([^"]+)"[^>]*>)')
+DATA_PNG = re.compile(r"data:image/png;base64,([A-Za-z0-9+/=]+)")
+
+
+def link_plots(page: str, images: Path) -> str:
+    """``page`` with each plot (a cell output's image, a widget still's picture) wrapped in a link to itself.
+
+    A still's picture is a ``data:`` URL, which a browser will not open from a link; it is written to
+    ``images`` (``_images/`` beside the page) under its sha256, and the page points at that file.
+
+    >>> import tempfile
+    >>> page = '<div class="cell_output docutils container">\\n<img alt="a plot" src="_images/ab.png" />'
+    >>> print(link_plots(page, Path(tempfile.mkdtemp())))
+    <div class="cell_output docutils container">
+    <a class="bpe-plot-link" href="_images/ab.png" title="Open the plot at full size"><img alt="a plot" src="_images/ab.png" /></a>
+    >>> still = '<div class="bpe-still-widget bpe-still-image"><img alt="x" src="data:image/png;base64,iVBORw=="></div>'
+    >>> print(link_plots(still, Path(tempfile.mkdtemp()) / "_images"))  # doctest: +ELLIPSIS
+    <div ...><a class="bpe-plot-link" href="_images/still-...png" ...><img alt="x" src="_images/still-...png"></a></div>
+    """
+    def link(match: re.Match) -> str:
+        before, img, src = match.groups()
+        if data := DATA_PNG.fullmatch(src):
+            png = base64.b64decode(data.group(1))
+            name = f"still-{hashlib.sha256(png).hexdigest()[:20]}.png"
+            images.mkdir(parents=True, exist_ok=True)
+            (images / name).write_bytes(png)
+            img, src = img.replace(match.group(3), f"{images.name}/{name}"), f"{images.name}/{name}"
+        return f'{before}<a class="bpe-plot-link" href="{src}" title="Open the plot at full size">{img}</a>'
+
+    return PLOT.sub(link, page)
+
+
 def clear_output(out: Path) -> None:
     """Empty ``out`` for a fresh build, but only if it is empty or an earlier site build."""
     if out.exists():
@@ -254,6 +296,8 @@ def build(out: Path = DEFAULT_OUT, notebooks: Path = NOTEBOOKS, stills_dir: Path
         if run.returncode != 0:
             raise SiteError(f"Sphinx failed (exit {run.returncode}):\n{run.stderr or run.stdout}")
         shutil.rmtree(html / "_sources", ignore_errors=True)  # empty: html_copy_source is off
+        for page in sorted(html.glob("[0-9][0-9]_*.html")):
+            page.write_text(link_plots(page.read_text(encoding="utf-8"), html / "_images"), encoding="utf-8")
         shutil.copytree(html, out, dirs_exist_ok=True)
     (out / MARKER).write_text("made by tools/build_site.py; `make site` may delete and rebuild this folder\n")
     shutil.copytree(notebooks, out / "notebooks",

@@ -1,9 +1,10 @@
 """Still pictures of the chapters' widgets, for the course website (``make site``).
 
-A widget needs a running kernel. The stored notebooks keep only a pointer to each widget (an
-``application/vnd.jupyter.widget-view+json`` output naming a model id) and a one-line text repr;
-``tools/build_notebooks.py`` drops the widget state. So the website cannot draw a widget from the
-stored notebook alone. This script runs a temporary copy of each chapter that has a widget, exactly
+A widget needs a running kernel, or its state. The stored notebooks keep a pointer to each widget (an
+``application/vnd.jupyter.widget-view+json`` output naming a model id), a one-line text repr, and the
+widgets' state as it stood when the whole run ended (for JupyterLab; ``tools/build_notebooks.py``), not
+right after each widget's own cell, which is what a still shows; the website drops that state and
+draws stills instead. This script runs a temporary copy of each chapter that has a widget, exactly
 as stored, and records the state of every widget model right after the cell that displays it, i.e.
 the widget's first state as a learner sees it under that cell. It writes one JSON file per chapter
 to ``docs/site/widget_stills/``; ``tools/build_site.py`` draws each widget from it as static HTML

@@ -1,6 +1,6 @@
 """Checkers for chapter 2 (counting pairs and making one merge).
 
->>> from bpe_course.wordbpe import merge_pair, count_pairs
+>>> from bpe_course.algorithms.wordbpe import merge_pair, count_pairs
 >>> check_count_pairs(count_pairs).ok, check_merge_pair(merge_pair).ok
 (True, True)
 >>> check_first_merge(("p", "u"))
@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from ..wordbpe import EOW, Pair, Word, best_pair, count_pairs, merge_pair, word_counts
+from ..algorithms.wordbpe import EOW, Pair, Word, best_pair, count_pairs, merge_pair, word_counts
 from .feedback import PAIR_COUNTS, STR_PAIR, STRINGS, Feedback, correct, expect, run_cases, wrong
 
 # ---------------------------------------------------------------- exercise 1: count_pairs

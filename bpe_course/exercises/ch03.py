@@ -4,7 +4,7 @@
 True
 >>> check_stop(merges=7, vocab_size=17).ok
 True
->>> from bpe_course.wordbpe import WordBPE
+>>> from bpe_course.algorithms.wordbpe import WordBPE
 >>> check_learn_merges(lambda corpus, n: WordBPE.train(corpus, 10**6).merges[:n])
 ✅ Correct: your learn_merges agrees with the reference on all 5 cases.
 """
@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..wordbpe import SPECIALS, Pair, WordBPE, apply_merge, count_pairs, merge_pair, word_counts
+from ..algorithms.wordbpe import SPECIALS, Pair, WordBPE, apply_merge, count_pairs, merge_pair, word_counts
 from .feedback import INT, STR_PAIRS, STRINGS, Feedback, correct, expect, expect_all, run_cases, shown as _shown, wrong
 
 BIG = 10**6  # a vocab_size no toy corpus reaches: training runs until no pair repeats

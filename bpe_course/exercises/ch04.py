@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from typing import cast
 
-from ..wordbpe import EOW, WordBPE, merge_pair
+from ..algorithms.wordbpe import EOW, WordBPE, merge_pair
 from .feedback import (FUNCTION, STR, STR_PAIRS, STRINGS, Feedback, correct, expect, expect_all, returned, short,
                        wrong)
 
@@ -99,7 +100,7 @@ def encode_in_order(word: str, merges: Sequence[tuple[str, str]]) -> list[str]:
     """Apply each merge, in list order, to all its occurrences."""
     symbols: tuple[str, ...] = (*word, EOW)
     for pair in merges:
-        symbols = merge_pair(symbols, tuple(pair))
+        symbols = merge_pair(symbols, cast(tuple[str, str], tuple(pair)))  # a learner's pair may be a list
     return list(symbols)
 
 
@@ -107,7 +108,7 @@ def encode_by_rank(word: str, merges: Sequence[tuple[str, str]]) -> list[str]:
     """Repeatedly merge the adjacent pair with the lowest rank (leftmost on ties)."""
     ranks: dict[tuple[str, str], int] = {}
     for k, pair in enumerate(merges):
-        ranks.setdefault(tuple(pair), k)
+        ranks.setdefault(cast(tuple[str, str], tuple(pair)), k)
     symbols = [*word, EOW]
     while len(symbols) > 1:
         rank, i = min((ranks.get(pair, math.inf), i) for i, pair in enumerate(zip(symbols, symbols[1:])))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from ..wordbpe import SPECIALS, WordBPE
+from ..algorithms.wordbpe import SPECIALS, WordBPE
 from .feedback import (DICT, FUNCTION, INT, NUMBER, STR, Feedback, Kind, correct, count, expect, expect_all, returned,
                        short, wrong)
 
@@ -86,7 +86,7 @@ EMBEDDING_CASES: list[tuple[str, dict[int, bytes], int]] = [
 ]
 
 
-def check_embedding_params(embedding_params: Callable[[Mapping[int, bytes], int], int],
+def check_embedding_params(embedding_params: Callable[[Mapping[int, object], int], int],
                            vocab: Mapping[int, object], d_model: int = 4096) -> Feedback:
     """Does ``embedding_params(vocab, d_model)`` give the size of the embedding matrix, for small
     vocabularies (with and without gaps in their ids) and for ``vocab``?
@@ -100,7 +100,9 @@ def check_embedding_params(embedding_params: Callable[[Mapping[int, bytes], int]
         return problem
     if not vocab:
         return wrong("vocab is empty", "pass the vocabulary of the tokenizer, e.g. cl100k_vocab")
-    for name, case, width in [*EMBEDDING_CASES, ("the vocab you passed", dict(vocab), d_model)]:
+    cases: list[tuple[str, Mapping[int, object], int]] = [*EMBEDDING_CASES,
+                                                          ("the vocab you passed", dict(vocab), d_model)]
+    for name, case, width in cases:
         shown = f"embedding_params(<{name}>, {count(width)})"
         try:
             got = embedding_params(case, width)

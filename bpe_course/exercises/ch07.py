@@ -37,6 +37,7 @@ def check_utf8_length(text: str, answer: int | None) -> Feedback:
                      "and has no UTF-8 bytes", "use the exercise's text")
     if (problem := expect(answer, INT)) is not None:
         return problem
+    assert answer is not None  # for the type checker: expect() lets only an int through
     expected = len(text.encode("utf-8"))
     if answer == expected:
         return correct(f"{text!r} is {len(text)} code points and {expected} UTF-8 bytes.")
@@ -58,6 +59,7 @@ def check_byte_char(byte: int, answer: str | None) -> Feedback:
         return problem
     if (problem := expect(answer, STR, hint="answer one character, e.g. 'Ġ'")) is not None:
         return problem
+    assert answer is not None  # for the type checker: expect() lets only a str through
     expected = BYTE_TO_UNICODE[byte]
     if answer == expected:
         return correct(f"byte 0x{byte:02X} is written {expected!r} (U+{ord(expected):04X}).")
@@ -87,6 +89,7 @@ def check_utf8_encoder(encode: Callable[[int], bytes]) -> Feedback:
         return problem
     for cp in SAMPLE_CODE_POINTS:
         expected = chr(cp).encode("utf-8")
+        got: bytes | Exception
         try:
             got = encode(cp)
         except Exception as exc:  # the learner's code: report, never crash the notebook

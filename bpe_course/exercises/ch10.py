@@ -12,7 +12,8 @@ from __future__ import annotations
 
 
 from ..pretokenize import GPT4_PATTERN, pretokenize
-from ..pretrained import gpt2, merges_from_ranks
+from ..bpe import merges_from_ranks
+from ..pretrained import cl100k, gpt2
 from ..tokenizer import Tokenizer
 from ..viz import token_label
 from .feedback import BYTES_PAIRS, INT, STR, STRINGS, Feedback, Kind, correct, expect, expect_all, shown as _shown, wrong
@@ -93,7 +94,6 @@ def check_gpt4_longer(text: str, gpt2_tok=None, gpt4_tok=None) -> Feedback:
         return problem
     if not text:
         return wrong("give a non-empty string", "try something with numbers in it")
-    from .. import cl100k, gpt2
     gpt2_tok = gpt2_tok or gpt2()
     gpt4_tok = gpt4_tok or cl100k()
     try:

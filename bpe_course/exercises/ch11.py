@@ -19,7 +19,7 @@ training on unique words.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from ..pretokenize import GPT2_PATTERN, pretokenize
 from ..train import train_bpe
@@ -129,6 +129,7 @@ def check_train_words(train_words: Callable[[dict[Word, int], int], list[Pair]])
     if (problem := expect(train_words, FUNCTION)) is not None:
         return problem
     expected = train_bpe(TRAIN_TEXT, 256 + TRAIN_MERGES, method="naive")[1]
+    got: Sequence[tuple[bytes, ...]]
     try:
         got = train_words(word_counts_of(TRAIN_TEXT), TRAIN_MERGES)
     except Exception as exc:  # report, don't crash

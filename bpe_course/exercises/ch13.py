@@ -21,7 +21,8 @@ from collections.abc import Callable, Mapping
 from .. import corpus
 from ..pretrained import cl100k, gpt2
 from ..tokenizer import Tokenizer
-from ..widgets.token_tax import ARTICLES, HELDOUT_ARTICLES, MIXES, language_name, relative_costs, train_on_mix
+from ..algorithms.token_tax import relative_costs, train_on_mix
+from ..corpus import ARTICLES, HELDOUT_ARTICLES, MIXES, language_name
 from .feedback import FUNCTION, NUMBER, Feedback, Kind, correct, count, expect, far_off, returned, short, wrong
 
 FACTOR_LANGUAGES = ["eng", "swh", "rus", "tam", "cmn_hans"]  # English first: its factor must be 1
@@ -125,7 +126,7 @@ def check_mix(mix: Mapping[str, int]) -> Feedback:
     mix = {code: copies for code, copies in mix.items() if copies}
     baseline = _held_out_ratios(MIXES["balanced"])
     ratios = _held_out_ratios(mix)
-    worst, base_worst = max(ratios, key=ratios.get), max(baseline, key=baseline.get)
+    worst, base_worst = max(ratios, key=ratios.__getitem__), max(baseline, key=baseline.__getitem__)
     if mix == MIXES["balanced"]:
         return wrong(f"that is the balanced mix itself: {worst} costs {ratios[worst]:.2f}× English",
                      "change how many copies some languages get")

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..sentencepiece_bpe import best_pair
+from ..algorithms.sentencepiece_bpe import best_pair
+from ..chat import chat_prompt
 from .feedback import FUNCTION, IDS, Feedback, Kind, correct, expect, returned, short, wrong
 
 # Scores of the checker's own (higher merges first); ties between "lo" and "ow", and "ss" repeated, test the
@@ -23,7 +24,7 @@ SCORES = {"lo": -1.0, "ow": -1.0, "▁l": -4.0, "low": -2.0, "▁low": -3.0, "er
           "es": -0.5}
 INDEX_OR_NONE = Kind("an index (an int) or None", lambda v: v is None or (isinstance(v, int) and not isinstance(v, bool)),
                      "1")
-CASES = (["▁", "l", "o", "w"], ["l", "ow"], ["▁", "low", "er"], ["s", "s", "s", "s"], ["x", "y"], ["▁"], [],
+CASES: tuple[list[str], ...] = (["▁", "l", "o", "w"], ["l", "ow"], ["▁", "low", "er"], ["s", "s", "s", "s"], ["x", "y"], ["▁"], [],
          ["▁", "▁", "l", "o"], ["e", "s", "s"], ["▁low", "x"])
 
 
@@ -92,11 +93,10 @@ def _where(parts, position: int) -> str:
 
 def check_v3_prompt(my_v3_prompt: Callable) -> Feedback:
     """Exercise 18.2: a conversation as v3's template writes it, against mistral-common's encode_chat_completion."""
-    from ..mistral import chat_prompt
     if (problem := expect(my_v3_prompt, FUNCTION)) is not None:
         return problem
     for messages in CONVERSATIONS:
-        parts = chat_prompt(messages, "v3")  # tests/test_mistral_chat.py checks these against mistral-common
+        parts = chat_prompt(messages, "v3")  # tests/test_chat.py checks these against mistral-common
         expected = [i for part in parts for i in part.ids]
         try:
             got = my_v3_prompt(list(messages))

@@ -8,6 +8,10 @@ Hint: twice, not thrice.
 >>> bool(wrong("no.", "")), placeholder(...).ok
 (False, False)
 
+An exercise cell still holding its starter code (the course's cell, run as shipped: after Run All,
+every exercise a learner has not touched yet) is not a wrong answer: its feedback opens with
+"✏️ Your turn" instead of "❌ Not yet", and says the same about the starter (:func:`running_starter`).
+
 A checker answers every input, whatever its type: :func:`expect` turns an argument of the wrong
 type into feedback that names the type it wanted, and :func:`returned` does the same for what a
 learner's function gives back (:func:`run_cases` uses both).
@@ -24,9 +28,10 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from functools import lru_cache
+from typing import Any, cast
 
 
 @dataclass(frozen=True, repr=False)
@@ -50,8 +55,61 @@ def correct(message: str) -> Feedback:
     return Feedback(True, f"✅ Correct: {message}")
 
 
+NOT_YET = "❌ Not yet."
+YOUR_TURN = "✏️ Your turn: the starter code in this cell is not the answer yet:"
+
+
 def wrong(message: str, hint: str = "") -> Feedback:
-    return Feedback(False, f"❌ Not yet. {message}" + (f"\nHint: {hint}" if hint else ""), hint)
+    head = YOUR_TURN if running_starter() else NOT_YET
+    return Feedback(False, f"{head} {message}" + (f"\nHint: {hint}" if hint else ""), hint)
+
+
+def running_starter() -> bool:
+    """Is the cell running now (in IPython or Jupyter) one of the course's own cells, exactly as shipped?
+
+    An exercise's checker runs in the cell that holds the learner's answer; run as shipped, that cell
+    holds the starter. Outside IPython (a script, the tests) nothing is a starter.
+
+    >>> running_starter()
+    False
+    """
+    source = _running_cell()
+    return source is not None and _fingerprint(source) in _course_cells()
+
+
+def _running_cell() -> str | None:
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return None
+    shell = get_ipython()
+    # subtle: while a cell runs, IPython's display hook holds its ExecutionResult, whose info has the cell's
+    # text: also when the cell is not kept in the history (nbval runs cells with store_history=False)
+    running = getattr(getattr(shell, "displayhook", None), "exec_result", None)
+    source = getattr(getattr(running, "info", None), "raw_cell", None)
+    return source if isinstance(source, str) else None
+
+
+def _fingerprint(source: str) -> str:
+    """A cell's code, compared without its line endings' style or the blank lines around it."""
+    return "\n".join(line.rstrip() for line in source.replace("\r\n", "\n").strip().split("\n"))
+
+
+@lru_cache(maxsize=1)
+def _course_cells() -> frozenset[str]:
+    """The code cells of every stored chapter (read once per kernel)."""
+    import json
+
+    from ..resources import notebooks_dir
+    cells = set()
+    for path in sorted(notebooks_dir().glob("*.ipynb")):
+        try:
+            notebook = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        cells |= {_fingerprint("".join(cell["source"])) for cell in notebook.get("cells", [])
+                  if cell.get("cell_type") == "code"}
+    return frozenset(cells)
 
 
 def placeholder(answer: object) -> Feedback | None:
@@ -89,7 +147,8 @@ def _items(value: Any, test: Callable[[Any], bool], containers: tuple[type, ...]
 
     subtle: only real lists and tuples; a generator would be used up, and an endless one would hang.
     """
-    return isinstance(value, containers) and all(test(item) for item in value)
+    # cast: isinstance with a tuple of types held in a variable narrows to object, not to list | tuple
+    return isinstance(value, containers) and all(test(item) for item in cast(Iterable[Any], value))
 
 
 def _pair_of(types: type | tuple[type, ...]) -> Callable[[Any], bool]:
@@ -201,7 +260,7 @@ def run_cases(fn: Callable, cases: Sequence[tuple], reference: Callable, *, name
     "❌ Not yet. double(1) returned str, not an int: '1'.\\nHint: return an int, e.g. 3"
     """
     if fn is None or fn is Ellipsis:
-        return expect(fn, FUNCTION)  # type: ignore[return-value]
+        return expect(fn, FUNCTION)
     if not callable(fn):
         return wrong(f"expected a function, got {type(fn).__name__}.", f"pass the function itself: check({name})")
     for case in cases:

@@ -17,7 +17,7 @@ Tuned for CPython:
   being merged is a heap: on varied text (a novel: 44,000 distinct words) most new pairs occur once
   or twice and are never merged, and appending them to a list costs far less than a heap push (the
   rarest are not even appended until the merges come down to them). A pair's place in the order is
-  one string (:func:`descending_key`), compared in C.
+  one string (:func:`bpe_course.pairs.descending_key`), compared in C.
 
 One character per token id caps a vocabulary at 1,114,112 tokens (``MAX_TOKENS``).
 
@@ -33,30 +33,11 @@ from collections import defaultdict
 from contextlib import contextmanager
 from operator import add
 
+from ..pairs import descending_key
+
 Merges = list[tuple[bytes, bytes]]
 MAX_TOKENS = 0x110000  # one character per token id
 QUEUE_FLOOR = 8  # pairs seen fewer times wait outside the queue until the merges come down to them
-
-
-def descending_key(token: bytes) -> str:
-    """A key that sorts byte strings in *descending* order: a min-heap then pops the greatest.
-
-    Byte ``c`` becomes the character ``chr(256 - c)``, and a terminator ``chr(257)`` ends the key.
-    subtle: a prefix must sort after its extensions (b"ab" > b"a"), hence a terminator greater than
-    every byte's character. The key of a pair is the keys of its two tokens, one after the other:
-    the first terminator keeps the first tokens apart, so pairs sort as ``(a, b)`` tuples would.
-
-    >>> sorted([b"a", b"ab", b"b"], key=descending_key)
-    [b'b', b'ab', b'a']
-    >>> pairs = [(b"a", b"b"), (b"ab", b"a"), (b"a", b"bc")]
-    >>> sorted(pairs, key=lambda p: descending_key(p[0]) + descending_key(p[1])) == sorted(pairs, reverse=True)
-    True
-    """
-    return token.decode("latin-1").translate(_DESCENDING) + _TERMINATOR
-
-
-_DESCENDING = {c: 256 - c for c in range(256)}
-_TERMINATOR = chr(257)
 
 
 def learn_fast(word_counts: dict[bytes, int], n_merges: int, progress=None,
@@ -235,10 +216,10 @@ def _merge_everywhere(pair: str, new: str, words: list[str], freqs: list[int],
     """
     entries = where.pop(pair)
     if len(entries) == 1:
-        fresh = _merge_once(pair, new, entries, words, freqs[entries[0]], pair_counts, where)
-        if fresh is not None:
-            return fresh
-    a, b = pair
+        once = _merge_once(pair, new, entries, words, freqs[entries[0]], pair_counts, where)
+        if once is not None:
+            return once
+    a, b = pair[0], pair[1]  # a pair is two characters, one per token
     lefts: dict[str, list[int]] = defaultdict(list)  # x -> a word for each time x stood left of the pair
     rights: dict[str, list[int]] = defaultdict(list)  # y -> ... right of it
     runs: list[int] = []

@@ -28,13 +28,14 @@ import sys
 from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 from ..errors import CorpusError
 from ..files import read_text_blocks
 from ..pretokenize import TIKTOKEN_PATTERNS, safe_cut, split_specials
 from .count import SegmentCounter
 
+R = TypeVar("R")  # what a worker's task returns
 _VISIBLE_SPACE = re.compile(rb"[!-~] [!-~]")
 PARALLEL_MIN_CHARS = 1 << 19  # below this, starting a worker process costs more than it saves (see count_parts)
 EXPLICIT_MIN_CHARS = 1 << 16  # with workers=N given, texts from this size on are shared out
@@ -102,7 +103,7 @@ def _count_part(count, shared, start: int, end: int, specials: list[str], patter
     return counter.finish(Counter())
 
 
-def run_in_workers(task: Callable, jobs: Sequence[tuple], workers: int, done: Callable[[int, object], None], *,
+def run_in_workers(task: Callable[..., R], jobs: Sequence[tuple], workers: int, done: Callable[[int, R], None], *,
                    name: str = "a worker", gives: str = "its result") -> None:
     """Call ``done(k, task(*jobs[k]))`` for every job, the tasks shared by ``workers`` forked worker processes.
 
@@ -196,7 +197,7 @@ def _start(task: Callable, jobs: Sequence[tuple], name: str, others: Sequence[in
         if prctl is not None:  # subtle: a parent killed by SIGKILL takes its workers with it (Linux)
             prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
             if os.getppid() != parent:  # it died before the line above
-                return
+                os._exit(status)
         for fd in (orders_write, answers_read, *others):
             os.close(fd)
         while (k := _next_order(orders_read)) != _STOP:
@@ -284,7 +285,9 @@ def _answer(worker: Worker, name: str, gives: str):
     worker is stopped."""
     try:
         length = _read(worker.answers, _LENGTH)
-        done, value = pickle.loads(_read(worker.answers, int.from_bytes(length, "little"))) if length else (None, None)
+        outcome: tuple[bool | None, Any] = (pickle.loads(_read(worker.answers, int.from_bytes(length, "little")))
+                                            if length else (None, None))
+        done, value = outcome
     except BaseException:  # Ctrl-C while waiting
         _stop(worker)
         raise

@@ -12,7 +12,9 @@
 ====================  ==================================================  =====================================
 
 Each format lives in its own module (``native``, ``hf``, ``tiktoken_bpe``, ``gpt2``), whose
-docstring gives its exact behaviour. Formats read and write plain data (:class:`TokenizerData`:
+docstring gives its exact behaviour. Two more modules read vendors' files that are never written
+here: ``tekken`` (Mistral's Tekken JSON: ranks, regex, specials) and ``sentencepiece`` (a
+SentencePiece ``.model``: pieces, scores, kinds, normaliser settings). Formats read and write plain data (:class:`TokenizerData`:
 vocab, merges, special tokens, pattern) and never build a ``Tokenizer``; ``Tokenizer.save`` and
 ``Tokenizer.load`` are the only places that cross that line. ``save(data, path)`` writes into
 ``path``; when ``path`` is an existing directory, a file format goes to its default file name
@@ -44,17 +46,24 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
+from typing import cast
 
+from ..bpe import merges_from_ranks
 from ..errors import TokenizerFileError
 from ..files import current_file, file_names, read_utf8, write_atomic
 from .common import TokenizerData, parse_json
 from .gpt2 import gpt2_file_texts, load_gpt2, read_gpt2_files, save_gpt2
 from .hf import load_hf, save_hf
 from .native import FORMAT_NAME, FORMAT_VERSION, from_json, to_json, to_json_text
-from .tiktoken_bpe import SIDECAR_FORMAT, load_tiktoken, read_tiktoken_ranks, save_tiktoken, sidecar_path
+from .sentencepiece import SentencePieceModel, read_model
+from .tekken import read_tekken
+from .tiktoken_bpe import (NO_PATTERN_FOR_TIKTOKEN, SIDECAR_FORMAT, Recover, load_tiktoken, read_tiktoken_ranks,
+                           save_tiktoken, sidecar_path)
 
-__all__ = ["FORMATS", "FORMAT_NAME", "FORMAT_VERSION", "DEFAULT_FILENAMES", "TokenizerData", "detect_format",
-           "from_json", "gpt2_file_texts", "load", "read_gpt2_files", "read_tiktoken_ranks", "save", "to_json"]
+__all__ = ["FORMATS", "FORMAT_NAME", "FORMAT_VERSION", "DEFAULT_FILENAMES", "NO_PATTERN_FOR_TIKTOKEN", "SentencePieceModel",
+           "TokenizerData",
+           "detect_format", "from_json", "gpt2_file_texts", "load", "read_gpt2_files", "read_model", "read_tekken",
+           "read_tiktoken_ranks", "save", "to_json"]
 
 FORMATS = ("bpe-course", "hf", "tiktoken", "gpt2")
 # The file each format is written to inside a directory ("gpt2" is the directory itself).
@@ -63,7 +72,7 @@ _TIKTOKEN_LINE = re.compile(rb"^[A-Za-z0-9+/=]+ \d+\r?$")
 PASS_FORMAT = "pass format=..."  # the hint for Python callers (the command line leaves it out)
 
 
-def save(tokenizer, path: str | os.PathLike, format: str = FORMAT_NAME) -> None:
+def save(tokenizer, path: str | os.PathLike, format: str = FORMAT_NAME, recover: Recover = merges_from_ranks) -> None:
     """Write ``tokenizer`` (anything with vocab, merges, special_tokens, pattern) to ``path`` in ``format``.
 
     A save is all or nothing, whatever moment it fails or the process is killed at: the files are
@@ -84,11 +93,15 @@ def save(tokenizer, path: str | os.PathLike, format: str = FORMAT_NAME) -> None:
     elif format == "hf":
         save_hf(tokenizer, path)
     else:
-        save_tiktoken(tokenizer, path)
+        save_tiktoken(tokenizer, path, recover)
 
 
-def load(path: str | os.PathLike, format: str | None = None) -> TokenizerData:
-    """Read a tokenizer saved in any of :data:`FORMATS`; the format is detected when not given."""
+def load(path: str | os.PathLike, format: str | None = None, recover: Recover = merges_from_ranks) -> TokenizerData:
+    """Read a tokenizer saved in any of :data:`FORMATS`; the format is detected when not given.
+
+    ``recover`` turns a ``.tiktoken`` file's ranks into merges (:func:`bpe_course.bpe.merges_from_ranks`
+    unless the caller passes a faster equivalent, as ``Tokenizer.load`` does).
+    """
     path = Path(path)
     if not current_file(path).exists():
         raise FileNotFoundError(f"no tokenizer at {path}")
@@ -100,7 +113,7 @@ def load(path: str | os.PathLike, format: str | None = None) -> TokenizerData:
     if format == "hf":
         return load_hf(target, data)
     if format == "tiktoken":
-        return load_tiktoken(target)
+        return load_tiktoken(target, recover=recover)
     return load_gpt2(target)
 
 
@@ -139,7 +152,7 @@ def _resolve(path: Path, format: str | None) -> tuple[str, Path, dict | None]:
                                  f"\"{FORMAT_NAME}\") nor a Hugging Face tokenizer.json (\"model\"); " + PASS_FORMAT)
     if found == "tiktoken":
         return "tiktoken", path.with_name(path.name.removesuffix(".json")), None
-    return format or found, path, data
+    return format or cast(str, found), path, data  # found is None only with a format given (raised above)
 
 
 def _json_format(data: object) -> str | None:

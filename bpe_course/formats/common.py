@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Iterable
-from typing import NamedTuple
+from typing import NamedTuple, TypeGuard
 
 from ..bytelevel import str_to_token, token_to_str
 from ..errors import TokenizerFileError
@@ -59,7 +59,7 @@ def parse_json(text: str, source: str | os.PathLike):
         raise TokenizerFileError(f"{source}: JSON this reader refuses: {exc}") from None
 
 
-def is_id(value: object) -> bool:
+def is_id(value: object) -> TypeGuard[int]:
     """Whether ``value`` (read from JSON) is an integer id from 0 to ``MAX_ID`` (``True`` is not)."""
     return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_ID
 

@@ -12,7 +12,7 @@ What we write gives the same ids as ours on any text, special tokens included:
   ``model.vocab`` under their text: HF gives an added token the id it has in the model's vocab,
   and otherwise numbers it from the vocab size, which loses ids such as cl100k's 100257.
 
-Differences to know, all checked by ``tests/test_formats.py``:
+Differences to know, all checked by ``tests/formats/test_hf.py``:
 
 * HF always splits out added tokens, so its ids equal ``encode(text, allowed_special="all")``;
   with ``hf.encode_special_tokens = True`` they equal ``encode_ordinary(text)``.

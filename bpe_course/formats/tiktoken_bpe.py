@@ -7,7 +7,8 @@ nothing else, so the pattern and the special tokens are written beside it::
     {"format": "bpe-course-tiktoken", "version": 1, "pattern": "...", "pattern_name": "gpt4",
      "special_tokens": {"<|endoftext|>": 1256}, "ranks": 1256, "sha256": "<of name.tiktoken>"}
 
-Loading rebuilds the merge list from the ranks (:func:`bpe_course.bpe.merges_from_ranks`).
+Loading rebuilds the merge list from the ranks (:func:`bpe_course.bpe.merges_from_ranks`, or the
+function passed as ``recover``: the engine passes one that takes very long tokens in near-linear time).
 
 Ids must be ranks. ``train_bpe``'s layout (bytes, then merges, then specials) and GPT-2's (bytes
 in GPT-2's own order) both are: what matters is that the token made by merge ``k`` has a
@@ -34,6 +35,7 @@ import json
 import os
 import re
 import sys
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
@@ -43,6 +45,8 @@ from ..bpe import first_merge_ranks, merges_from_ranks
 from ..files import current_file, write_files_atomic
 from ..pretokenize import pattern_name, resolve_pattern
 from .common import MAX_ID, TokenizerData, is_id, read_json, special_token_bytes
+
+Recover = Callable[[dict[bytes, int]], list[tuple[bytes, bytes]]]  # ranks -> merges (merges_from_ranks)
 
 SIDECAR_FORMAT = "bpe-course-tiktoken"
 SIDECAR_VERSION = 1
@@ -98,8 +102,9 @@ def _read_ranks_by_line(path: Path, data: bytes) -> tuple[dict[bytes, int], dict
 
 
 # subtle: exactly base64.b64decode(s, validate=True), which since Python 3.11 is this strict C call
-_B64DECODE = (partial(binascii.a2b_base64, strict_mode=True) if sys.version_info >= (3, 11)
-              else partial(base64.b64decode, validate=True))
+_B64DECODE: Callable[[bytes], bytes] = (
+    partial(binascii.a2b_base64, **{"strict_mode": True}) if sys.version_info >= (3, 11)  # a 3.11 keyword
+    else partial(base64.b64decode, validate=True))
 _PLAIN_LINES = re.compile(rb"(?:[A-Za-z0-9+/]+={0,2} [0-9]{1,%d}\n)*" % len(str(MAX_ID)))
 
 
@@ -160,12 +165,12 @@ def tiktoken_file_bytes(ranks: dict[bytes, int]) -> bytes:
                     for t, r in sorted(ranks.items(), key=lambda item: item[1]))
 
 
-def save_tiktoken(tokenizer, path: str | os.PathLike) -> None:
+def save_tiktoken(tokenizer, path: str | os.PathLike, recover: Recover = merges_from_ranks) -> None:
     """Write ``path`` (the ranks) and its sidecar (pattern, specials); raise if ids are not ranks."""
     path = Path(path)
     ranks = check_ids_are_ranks(tokenizer)
     try:
-        merges_from_ranks(ranks)  # subtle: fail now rather than write a file that cannot be read back
+        recover(ranks)  # subtle: fail now rather than write a file that cannot be read back
     except ValueError as exc:
         raise ValueError(f"cannot write a .tiktoken file that loads back: {exc}") from None
     data = tiktoken_file_bytes(ranks)
@@ -202,7 +207,7 @@ def read_sidecar(path: Path) -> dict:
 
 
 def load_tiktoken(path: str | os.PathLike, pattern: str | None = None,
-                  special_tokens: dict | None = None) -> TokenizerData:
+                  special_tokens: dict | None = None, recover: Recover = merges_from_ranks) -> TokenizerData:
     """Read a ``.tiktoken`` file (and its sidecar).
 
     The pattern and specials come from the sidecar, unless ``pattern`` is given (``"gpt2"``,
@@ -236,7 +241,7 @@ def load_tiktoken(path: str | os.PathLike, pattern: str | None = None,
         vocab[i] = special_token_bytes(s, where_specials)
         specials[s] = i
     try:
-        merges = merges_from_ranks(ranks)
+        merges = recover(ranks)
     except ValueError as exc:
         found = re.search(r"\(rank (\d+)\)", str(exc))
         where = f"{path}, line {line_of[int(found.group(1))]}" if found else str(path)

@@ -2,7 +2,7 @@
 
 Type a conversation, one message a line (``user: ...``, ``assistant: ...``, an optional first
 ``system: ...``), pick v1, v3 or Tekken, and see the prompt the template writes
-(:func:`bpe_course.mistral.chat_prompt`): one chip per token, its id under it, the template's own
+(:func:`bpe_course.chat.chat_prompt`): one chip per token, its id under it, the template's own
 tokens dark, the messages' tokens light. Type ``[INST]`` into a message and compare v1 with v3.
 """
 
@@ -12,10 +12,10 @@ import html
 
 import ipywidgets as widgets
 
-from ..mistral import Part, chat_prompt, sentencepiece_v1, sentencepiece_v3, tekken
+from ..chat import Part, Template, template
 from ..viz import CHIP_STYLE, ID_STYLE, token_label
 
-VERSIONS = {"v1": "v1", "v3": "v3", "Tekken": "tekken"}
+BUTTONS = {"v1": "v1", "v3": "v3", "Tekken": "tekken"}  # a button's name -> the template's name
 SAMPLE = ("system: Answer in one word.\n"
           "user: How many r's in strawberry?\n"
           "assistant: Three.\n"
@@ -40,15 +40,7 @@ def parse_messages(text: str) -> list[tuple[str, str]]:
     return messages
 
 
-def piece_label(version: str, token_id: int) -> str:
-    """How a token of ``version`` is written on its chip."""
-    if version == "tekken":  # subtle: Tekken's vocab holds each special token as its name's bytes
-        return token_label(tekken().vocab[token_id])
-    sp = sentencepiece_v1() if version == "v1" else sentencepiece_v3()
-    return token_label(sp.pieces[token_id])
-
-
-def prompt_html(parts: list[Part], version: str) -> str:
+def prompt_html(parts: list[Part], chosen: Template) -> str:
     """The prompt as chips (class ``bpe-chip``, ``title="id N"``), each with its id under it."""
     chips = []
     for part in parts:
@@ -58,7 +50,7 @@ def prompt_html(parts: list[Part], version: str) -> str:
             style = CHIP_STYLE.format(bg=bg).replace("color:#000", f"color:{colour}")
             chips.append(f'<span class="bpe-chip-box" style="display:inline-block;vertical-align:top;text-align:center">'
                          f'<span class="bpe-chip {kind}" style="{style}" title="id {token_id}" '
-                         f'data-part="{html.escape(part.label)}">{html.escape(piece_label(version, token_id))}</span>'
+                         f'data-part="{html.escape(part.label)}">{html.escape(token_label(chosen.piece(token_id)))}</span>'
                          f'<span class="bpe-chip-id" style="{ID_STYLE}">{token_id}</span></span>')
     return f'<div class="bpe-chat-row" style="line-height:1.9">{"".join(chips)}</div>'
 
@@ -73,9 +65,10 @@ class ChatPromptEditor:
     """
 
     def __init__(self, text: str = SAMPLE, version: str = "v1") -> None:
-        if version not in VERSIONS:
-            raise ValueError(f"version must be one of {', '.join(VERSIONS)}, not {version!r}")
-        self.version = widgets.ToggleButtons(options=list(VERSIONS), value=version, description="template"
+        if version not in BUTTONS:
+            raise ValueError(f"version must be one of {', '.join(BUTTONS)}, not {version!r}")
+        self.templates = {button: template(name) for button, name in BUTTONS.items()}
+        self.version = widgets.ToggleButtons(options=list(BUTTONS), value=version, description="template"
                                              ).add_class("bpe-chat-version")
         self.messages = widgets.Textarea(value=text, description="messages", continuous_update=False,
                                          layout=widgets.Layout(width="90%", height="8em")).add_class("bpe-chat-messages")
@@ -88,9 +81,9 @@ class ChatPromptEditor:
         self.update()
 
     def update(self) -> None:
-        version = VERSIONS[self.version.value]
+        chosen = self.templates[self.version.value]
         try:
-            parts = chat_prompt(parse_messages(self.messages.value), version)
+            parts = chosen.parts(parse_messages(self.messages.value))
         except (ValueError, TypeError) as error:
             self.ids = []
             self.chips.value = ""
@@ -98,7 +91,7 @@ class ChatPromptEditor:
             return
         self.ids = [i for part in parts for i in part.ids]
         from_template = sum(len(part.ids) for part in parts if part.template)
-        self.chips.value = prompt_html(parts, version)
+        self.chips.value = prompt_html(parts, chosen)
         self.status.value = (f"<b>{len(self.ids)}</b> ids: {from_template} only the template can write (dark), "
                              f"{len(self.ids) - from_template} encoded from text (light)")
 

@@ -5,7 +5,7 @@ whitespace, each word ends in ``</w>``) and for a byte-level :class:`~bpe_course
 (the text is pre-tokenized with the tokenizer's pattern and each piece starts as bytes).
 Each step applies the lowest-ranked merge that occurs anywhere, to all its occurrences.
 
->>> from bpe_course.wordbpe import WordBPE
+>>> from bpe_course.algorithms.wordbpe import WordBPE
 >>> bpe = WordBPE.from_merges([("o", "w"), ("l", "ow"), ("s", "t")], alphabet="lowest")
 >>> [(s.rank, s.pair) for s in merge_states(bpe, "lowest")]
 [(None, None), (0, ('o', 'w')), (1, ('l', 'ow')), (2, ('s', 't'))]
@@ -17,16 +17,18 @@ from __future__ import annotations
 
 import html
 from dataclasses import dataclass
-from typing import Callable, Union
+from typing import Any, Callable
 
 import ipywidgets as widgets
 
 from ..pretokenize import pretokenize
 from ..tokenizer import Tokenizer
 from ..viz import chips_html, token_label
-from ..wordbpe import EOW, UNK, WordBPE
+from ..algorithms.wordbpe import EOW, UNK, WordBPE
 
-Symbol = Union[str, bytes]  # a str for WordBPE, bytes for a byte-level Tokenizer
+# A str for WordBPE, bytes for a byte-level Tokenizer, never both in one stepper. Any rather than
+# Union[str, bytes]: with a union, every a + b below would be a type error (str + bytes) that cannot happen.
+Symbol = Any
 Pieces = tuple[tuple[Symbol, ...], ...]  # one tuple of symbols per word / pre-token
 
 
@@ -98,7 +100,8 @@ def merge_states(model: WordBPE | Tokenizer, text: str) -> list[MergeState]:
         pieces, best = apply_lowest_merge(states[-1].pieces, rank)
         if best is None:
             return states
-        states.append(MergeState(pieces, best, tuple(model.merges[best])))
+        a, b = model.merges[best]
+        states.append(MergeState(pieces, best, (a, b)))
 
 
 def describe_merge(rank: int, pair: tuple[Symbol, Symbol]) -> str:
@@ -152,11 +155,13 @@ class MergeStepper:
         if not self.states[0].pieces:
             return "<p>Type a word in the box.</p>"
         state, last = self.states[self.step], len(self.states) - 1
-        done = f"after {describe_merge(state.rank, state.pair)}" if state.rank is not None else "before any merge"
+        done = (f"after {describe_merge(state.rank, state.pair)}" if state.rank is not None and state.pair is not None
+                else "before any merge")
         tokens = state.tokens
         ids = [self._ids[t] for t in tokens]
         if self.step < last:
             nxt = self.states[self.step + 1]
+            assert nxt.rank is not None and nxt.pair is not None  # every state after the first is a merge's
             coming = f"next: {describe_merge(nxt.rank, nxt.pair)}"
         else:
             coming = "no learned merge applies any more: this is the final encoding"

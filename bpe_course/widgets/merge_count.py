@@ -27,19 +27,30 @@ True
 from __future__ import annotations
 
 import html
-import importlib.util
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
-from typing import Union
+from typing import TypedDict, Union, cast
 
 import ipywidgets as widgets
 
-from .. import mistral, pretrained
+from .. import pretrained
 from ..tokenizer import Tokenizer
 from ..viz import chips_html, token_label
-from .measures import shown, text_measures
+from ..measures import shown, text_measures
 
 TokenizerSource = Union[Tokenizer, Callable[[], Tokenizer]]  # a tokenizer, or a function loading one on demand
+
+
+class Shown(TypedDict, total=False):
+    """What the slider shows (empty before the first draw)."""
+
+    name: str
+    merges: int
+    n_merges: int
+    text: str
+    ids: list[int]
+    numbers: dict[str, float]
+    vocab_entries: int
 
 MAX_CHIPS = 1500  # beyond this many tokens the chips stop (the counts do not)
 CACHE_SIZE = 256  # encodings remembered, keyed by (tokenizer, merges, text): sliding back is instant
@@ -92,9 +103,9 @@ def made_counts(tok: Tokenizer) -> list[int]:
 def truncated_numbers(tok: Tokenizer, text: str, merge_counts: Iterable[int]) -> list[dict[str, float]]:
     """One row per merge count ``k`` (clamped to the tokenizer's merges): ``merges``, ``vocab_entries``
     (the tokens ``tok.truncated(k)`` holds: bytes, tokens its merges made, special tokens) and the
-    :func:`~bpe_course.widgets.measures.text_measures` of ``tok.truncated(k)`` on ``text``.
+    :func:`~bpe_course.measures.text_measures` of ``tok.truncated(k)`` on ``text``.
 
-    subtle: not ``vocab_size`` (largest id + 1): a cut tokenizer keeps its special tokens' high ids.
+    subtle: not ``n_vocab`` (largest id + 1): a cut tokenizer keeps its special tokens' high ids.
     Special-token text is encoded as ordinary text, as everywhere in this widget.
     """
     counts = made_counts(tok)
@@ -108,21 +119,16 @@ def truncated_numbers(tok: Tokenizer, text: str, merge_counts: Iterable[int]) ->
 
 
 def course_tokenizers(own: Tokenizer | None = None, own_name: str = "your tokenizer") -> dict[str, TokenizerSource]:
-    """The presets: your own tokenizer (if given), GPT-2, GPT-4 (cl100k), GPT-4o (o200k) and, when the
-    ``mistral-common`` package is installed (the ``interop`` extra), Mistral's Tekken. The pretrained
-    ones are loaded only when first chosen.
+    """The presets: your own tokenizer (if given), then every named byte-level tokenizer installed here
+    (:func:`bpe_course.pretrained.loaders`: GPT-2, GPT-4 (cl100k), GPT-4o (o200k) and, with the
+    ``interop`` extra, Mistral's Tekken), each loaded only when first chosen.
 
     >>> list(course_tokenizers())[:3]
     ['GPT-2', 'GPT-4 (cl100k)', 'GPT-4o (o200k)']
     """
     found: dict[str, TokenizerSource] = {own_name: own} if own is not None else {}
-    found["GPT-2"] = pretrained.gpt2
-    found["GPT-4 (cl100k)"] = pretrained.cl100k
-    found["GPT-4o (o200k)"] = pretrained.o200k
-    # subtle: find_spec only looks for the package; mistral.tekken imports it when the button is chosen.
-    if importlib.util.find_spec("mistral_common") is not None:
-        found["Mistral Tekken"] = mistral.tekken
-    return found
+    # cast: the byte-level loaders build Tokenizers (loaders() is typed for every kind)
+    return found | cast(dict[str, TokenizerSource], pretrained.loaders("byte-level"))
 
 
 class MergeCountSlider:
@@ -169,7 +175,7 @@ class MergeCountSlider:
         self._wanted: int | None = merges  # the merge count asked for; None: all
         self._configured: str | None = None  # the tokenizer the slider's notches are laid out for
         self._syncing = self._updating = self._stale = False
-        self.shown: dict[str, object] = {}
+        self.shown: Shown = {}
         self.notches: list[int] = []  # the slider's merge counts
         self.message = ""
 

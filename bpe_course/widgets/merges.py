@@ -20,8 +20,8 @@ from collections.abc import Mapping
 import ipywidgets as widgets
 
 from ..viz import chips_html
-from ..wordbpe import Pair, Word, apply_merge, best_pair, count_pairs, top_pairs, word_counts
-from .measures import shown, tokens_per_word, vocab_size, words
+from ..algorithms.wordbpe import Pair, Word, apply_merge, best_pair, count_pairs, top_pairs, word_counts
+from ..measures import n_vocab, shown, tokens_per_word, words
 
 BAR_COLOUR, BEST_COLOUR = "#a0c4ff", "#ffadad"
 
@@ -218,11 +218,11 @@ class MergeSlider:
         return tok.token_bytes(ids), ids
 
     def stats_at(self, k: int, text: str | None = None) -> dict[str, float]:
-        """``vocab_size``, ``tokens``, ``words`` and ``tokens_per_word`` of the sample with ``k`` merges
-        (the meanings of :mod:`bpe_course.widgets.measures`)."""
+        """``n_vocab``, ``tokens``, ``words`` and ``tokens_per_word`` of the sample with ``k`` merges
+        (the meanings of :mod:`bpe_course.measures`)."""
         text = self.text.value if text is None else text
         tokens, _ = self.tokens_at(k, text)
-        return {"vocab_size": vocab_size(self.tokenizer_at(k).vocab), "tokens": len(tokens), "words": words(text),
+        return {"n_vocab": n_vocab(self.tokenizer_at(k).vocab), "tokens": len(tokens), "words": words(text),
                 "tokens_per_word": tokens_per_word(len(tokens), text)}
 
     def update(self) -> None:
@@ -231,9 +231,9 @@ class MergeSlider:
         self.exact.value = k
         self.back.disabled, self.forward.disabled = k <= self.slider.min, k >= self.slider.max
         tokens, ids = self.tokens_at(k)
-        self.chips.value = chips_html(tokens, ids)
+        self.chips.value = chips_html(tokens, ids, keep_words=True)  # a word's chips stay on one line
         s = self.stats_at(k)
-        self.stats.value = (f'<span class="bpe-stats-line">vocab size {s["vocab_size"]} · {s["tokens"]} tokens '
+        self.stats.value = (f'<span class="bpe-stats-line">vocab size {s["n_vocab"]} · {s["tokens"]} tokens '
                             f'for {s["words"]} words · {shown(s["tokens_per_word"])} tokens per word</span>')
         if k == 0:
             self.last_merge.value = "<i>no merges: single characters</i>"

@@ -15,32 +15,29 @@ drivable from plain Python:
 >>> 'title="id 257"' in w.row_html("mine")  # id 257 is the token b"low"
 True
 
-:meth:`Playground.with_pretrained` adds GPT-2, GPT-4 (cl100k) and GPT-4o (o200k) after your own
-(and Mistral's Tekken when asked by name, if ``mistral-common`` is installed):
+:meth:`Playground.with_pretrained` adds named tokenizers of :mod:`bpe_course.pretrained` after your
+own, by default GPT-2, GPT-4 (cl100k) and GPT-4o (o200k) (and Mistral's Tekken when asked by name,
+if ``mistral-common`` is installed); each row is labelled as the registry labels it:
 
 >>> w = Playground.with_pretrained({"mine": tok}, "lowest")
 >>> w.counts
-{'mine': 4, 'GPT-2': 2, 'GPT-4': 1, 'GPT-4o': 1}
+{'mine': 4, 'GPT-2': 2, 'GPT-4 (cl100k)': 1, 'GPT-4o (o200k)': 1}
 """
 
 from __future__ import annotations
 
 import html as _html
-import importlib.util
 from collections.abc import Iterable, Mapping
+from typing import cast
 
 import ipywidgets as widgets
 
-from .. import mistral, pretrained
+from .. import pretrained
+from ..tokenizer import Tokenizer
 from ..viz import chips_html
 
 MAX_CHIPS = 1500  # beyond this many tokens a row shows the count and only the first chips
-# The pretrained tokenizers a playground offers, by the name its rows show, and their loaders.
-PRETRAINED = {"GPT-2": pretrained.gpt2, "GPT-4": pretrained.cl100k, "GPT-4o": pretrained.o200k}
-# subtle: find_spec only looks for the package (an extra); mistral.tekken imports it when called.
-if importlib.util.find_spec("mistral_common") is not None:
-    PRETRAINED["Mistral Tekken"] = mistral.tekken
-OPENAI = ("GPT-2", "GPT-4", "GPT-4o")  # what with_pretrained adds unless given names
+OPENAI = ("gpt2", "cl100k", "o200k")  # the named tokenizers with_pretrained adds unless given names
 
 
 class Playground:
@@ -58,7 +55,7 @@ class Playground:
     pass ``allowed_special=()`` to treat them as ordinary text instead.
     """
 
-    def __init__(self, tokenizers: Mapping[str, object], text: str = "", *,
+    def __init__(self, tokenizers: Mapping[str, Tokenizer], text: str = "", *,
                  allowed_special: Iterable[str] | str = "all") -> None:
         if not tokenizers:
             raise ValueError("Playground needs at least one tokenizer, e.g. {'GPT-2': bpe_course.gpt2()}")
@@ -80,14 +77,18 @@ class Playground:
         self.update()
 
     @classmethod
-    def with_pretrained(cls, tokenizers: Mapping[str, object] | None = None, text: str = "", *,
+    def with_pretrained(cls, tokenizers: Mapping[str, Tokenizer] | None = None, text: str = "", *,
                         names: Iterable[str] = OPENAI, **options) -> Playground:
-        """A playground with ``tokenizers`` (your own, say) first, then the pretrained ``names`` (any of
-        :data:`PRETRAINED`'s: ``"Mistral Tekken"`` too, when ``mistral-common`` is installed)."""
-        unknown = [n for n in names if n not in PRETRAINED]
+        """A playground with ``tokenizers`` (your own, say) first, then the named byte-level tokenizers
+        ``names`` of :data:`bpe_course.pretrained.NAMED` (``"tekken"`` too, when ``mistral-common`` is
+        installed), each row labelled with the registry's label."""
+        offered = [n.name for n in pretrained.named("byte-level")]
+        unknown = [n for n in names if n not in offered]
         if unknown:
-            raise ValueError(f"no pretrained tokenizer named {unknown[0]!r}; the playground offers {list(PRETRAINED)}")
-        return cls({**(tokenizers or {}), **{n: PRETRAINED[n]() for n in names}}, text, **options)
+            raise ValueError(f"no named tokenizer {unknown[0]!r} to play with; installed here: {', '.join(offered)}")
+        # cast: byte-level names (offered) load Tokenizers; load() is typed for SentencePiece files too
+        loaded = {pretrained.entry(n).label: cast(Tokenizer, pretrained.load(n)) for n in names}
+        return cls({**(tokenizers or {}), **loaded}, text, **options)
 
     def _on_text(self, change: dict) -> None:
         self.update()

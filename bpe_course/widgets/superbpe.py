@@ -1,6 +1,6 @@
 """Chapter 17: SuperBPE's transition point, explored -- one slider, a sentence's tokens, the numbers.
 
-A SuperBPE run (:func:`bpe_course.variants.train_superbpe`) learns its first ``transition`` merges
+A SuperBPE run (:func:`bpe_course.algorithms.variants.train_superbpe`) learns its first ``transition`` merges
 inside pre-tokens and the rest across words. The explorer takes the runs of a sweep, already
 trained, and shows for the chosen transition how a sentence you type is cut, the held-out
 measurements the chapter made for that run, and its first superword tokens.
@@ -13,10 +13,13 @@ from collections.abc import Mapping
 
 import ipywidgets as widgets
 
-from ..variants import SuperBPE, superbpe_tokens
+from ..algorithms.variants import SuperBPE, superbpe_tokens
 from ..viz import chips_html, token_label
 
-SAMPLE = "said Don Quixote to Sancho, and in the end of the day he had to go to the inn"
+# subtle: a sentence of don_quixote's held-out part whose tokens change at each of chapter 17's transition
+# points (256, 512, 768, 1,024), so the slider's first move shows something; the chapter's earlier sentence,
+# all common phrases, was cut alike at 256, 512 and 768 (tests/test_variants_widget.py checks it)
+SAMPLE = "Don Quixote, who was always polite, yielded to their request and supped with them."
 
 
 class SuperBPEExplorer:

@@ -1,88 +1,18 @@
-"""Chapter 13: what the same text costs in tokens, language by language (the "token tax").
+"""Chapter 13: the token-tax explorer -- choose a training mix, watch each language's bar move.
 
-The Universal Declaration of Human Rights says the same thing in every language of
-:data:`bpe_course.corpus.UDHR_LANGUAGES`, article by article, so a tokenizer's cost for a language
-can be put next to its cost for English on the same content:
-
->>> from bpe_course import gpt2
->>> costs = relative_costs({"GPT-2": gpt2()}, ["eng", "fra"], ["1"])
->>> costs[["language", "tokens", "english_tokens", "ratio"]].to_dict("records")[1]
-{'language': 'French', 'tokens': 61, 'english_tokens': 33, 'ratio': 1.8484848484848484}
+The measurements are :mod:`bpe_course.algorithms.token_tax`'s; this module draws them.
 """
 
 from __future__ import annotations
 
 import html
-from collections.abc import Iterable, Mapping, Sequence
-from functools import lru_cache
+from collections.abc import Mapping, Sequence
 
 import ipywidgets as widgets
-import pandas as pd
 
-from .. import corpus
+from ..algorithms.token_tax import relative_costs, train_on_mix
+from ..corpus import HELDOUT_ARTICLES, MIXES
 from ..tokenizer import Tokenizer
-from ..train import train_bpe
-
-ARTICLES = [str(k) for k in range(1, 31)]
-TRAIN_ARTICLES = ARTICLES[:20]  # a tokenizer of your own learns from articles 1-20 ...
-HELDOUT_ARTICLES = ARTICLES[20:]  # ... and is measured on 21-30, which it never saw
-OWN_VOCAB_SIZE = 256 + 300  # small enough that every mix, English alone too, learns it from pairs seen twice
-OWN_MIN_FREQUENCY = 2
-# How many copies of each language's training articles a mix holds.
-MIXES: dict[str, dict[str, int]] = {
-    "English only": {"eng": 1},
-    "balanced": {code: 1 for code in corpus.UDHR_LANGUAGES},
-    "English-heavy": {"eng": 17, **{code: 1 for code in corpus.UDHR_LANGUAGES if code != "eng"}},
-}
-
-
-def language_name(code: str) -> str:
-    return corpus.UDHR_LANGUAGES[code][1]
-
-
-def relative_costs(tokenizers: Mapping[str, Tokenizer], languages: Iterable[str] = tuple(corpus.UDHR_LANGUAGES),
-                   articles: Sequence[str] = ARTICLES) -> pd.DataFrame:
-    """One row per (tokenizer, language, article): its tokens, English's tokens for it, and the ratio."""
-    english = corpus.udhr("eng")
-    rows = []
-    for label, tok in tokenizers.items():
-        english_tokens = {k: len(tok.encode_ordinary(english[k])) for k in articles}
-        for code in languages:
-            text = corpus.udhr(code)
-            for k in articles:
-                tokens = len(tok.encode_ordinary(text[k]))
-                rows.append({"tokenizer": label, "language": language_name(code), "code": code,
-                             "script": corpus.UDHR_LANGUAGES[code][0], "article": k, "tokens": tokens,
-                             "english_tokens": english_tokens[k], "ratio": tokens / english_tokens[k]})
-    return pd.DataFrame(rows)
-
-
-def summary(costs: pd.DataFrame) -> pd.DataFrame:
-    """Per tokenizer and language: the ratio of all tokens to English's, and the median article ratio."""
-    grouped = costs.groupby(["tokenizer", "language"], sort=False)
-    return pd.DataFrame({"total ratio": grouped["tokens"].sum() / grouped["english_tokens"].sum(),
-                         "median article ratio": grouped["ratio"].median()})
-
-
-def mix_text(mix: Mapping[str, int], articles: Sequence[str] = TRAIN_ARTICLES) -> list[str]:
-    """The training documents of a mix: each language's articles, as many copies as the mix says."""
-    docs = []
-    for code, copies in mix.items():
-        text = corpus.udhr(code)
-        docs += [text[k] for k in articles] * copies
-    return docs
-
-
-@lru_cache(maxsize=8)
-def _trained(mix_items: tuple[tuple[str, int], ...], vocab_size: int, min_frequency: int) -> Tokenizer:
-    vocab, merges = train_bpe(mix_text(dict(mix_items)), vocab_size, min_frequency=min_frequency)
-    return Tokenizer(vocab, merges)
-
-
-def train_on_mix(mix: Mapping[str, int], vocab_size: int = OWN_VOCAB_SIZE,
-                 min_frequency: int = OWN_MIN_FREQUENCY) -> Tokenizer:
-    """A byte-level tokenizer trained on a mix's training articles (cached per mix)."""
-    return _trained(tuple(sorted(mix.items())), vocab_size, min_frequency)
 
 
 BAR_ROOM = 0.92  # the longest bar (or dash) ends here, so a dash at the end stays clear of the numbers

@@ -22,13 +22,13 @@ from .. import corpus
 from ..tokenizer import Tokenizer
 from ..train import train_bpe
 from ..viz import figure_png
-from .measures import text_measures, vocab_size
+from ..measures import n_vocab, text_measures
 
 # the chapter's own corpus first, then the others it measures
 DEFAULT_CORPORA = ("don_quixote", "python_docs", "python_code", "languages")
 MAX_MERGES = 8192
-# The numbers' meanings are bpe_course.widgets.measures' (vocab_size: largest id + 1).
-COLUMNS = ["corpus", "tokenizer", "merges", "vocab_size", "tokens", "words", "tokens_per_word", "bytes_per_token"]
+# The numbers' meanings are bpe_course.measures' (n_vocab: largest id + 1).
+COLUMNS = ["corpus", "tokenizer", "merges", "n_vocab", "tokens", "words", "tokens_per_word", "bytes_per_token"]
 
 
 @lru_cache(maxsize=8)
@@ -54,7 +54,7 @@ def merge_counts(lo: int, hi: int, n_points: int = 10) -> list[int]:
 
 
 def measure(tok: Tokenizer, text: str) -> dict[str, float]:
-    """:func:`~bpe_course.widgets.measures.text_measures` of ``text`` encoded by ``tok`` (special-token text as text)."""
+    """:func:`~bpe_course.measures.text_measures` of ``text`` encoded by ``tok`` (special-token text as text)."""
     return text_measures(len(tok.encode_ordinary(text)), text)
 
 
@@ -64,7 +64,7 @@ def curve(tok: Tokenizer, heldout: str, merges: Iterable[int], name: str = "") -
     for k in merges:
         k = min(k, len(tok.merges))  # subtle: training can stop early, when no pair is left
         small = tok.truncated(k)
-        rows.append({"corpus": name, "tokenizer": "trained", "merges": k, "vocab_size": vocab_size(small.vocab),
+        rows.append({"corpus": name, "tokenizer": "trained", "merges": k, "n_vocab": n_vocab(small.vocab),
                      **measure(small, heldout)})
     return pd.DataFrame(rows, columns=COLUMNS).drop_duplicates("merges", ignore_index=True)
 
@@ -72,10 +72,10 @@ def curve(tok: Tokenizer, heldout: str, merges: Iterable[int], name: str = "") -
 def reference_rows(heldout: str, references: Mapping[str, Tokenizer], name: str = "") -> pd.DataFrame:
     """The same numbers for ready-made tokenizers (GPT-2, GPT-4), at their vocabulary sizes.
 
-    subtle: ``vocab_size`` is the largest id plus one, the rows an embedding matrix needs; cl100k has
+    subtle: ``n_vocab`` is the largest id plus one, the rows an embedding matrix needs; cl100k has
     unused ids, so this is more than ``len(vocab)``.
     """
-    rows = [{"corpus": name, "tokenizer": label, "merges": len(tok.merges), "vocab_size": vocab_size(tok.vocab),
+    rows = [{"corpus": name, "tokenizer": label, "merges": len(tok.merges), "n_vocab": n_vocab(tok.vocab),
              **measure(tok, heldout)} for label, tok in references.items()]
     return pd.DataFrame(rows, columns=COLUMNS)
 
@@ -140,17 +140,17 @@ def plot_vocab_size(data: pd.DataFrame, title: str = "Vocabulary size against to
     fig = Figure(figsize=(11, 4.2), layout="constrained")
     axes = fig.subplots(1, 2)
     colours = dict(zip(data["corpus"].unique(), ("tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple")))
-    markers = {}
+    markers: dict[str, str] = {}
     for ax, column, label in zip(axes, ("tokens_per_word", "bytes_per_token"),
                                  ("tokens per word (lower is better)", "bytes per token (higher is better)")):
         for source, rows in data.groupby("corpus", sort=False):
             colour = colours[source]
             trained = rows[rows["tokenizer"] == "trained"]
-            ax.plot(trained["vocab_size"], trained[column], "o-", color=colour, label=f"{source}: trained BPE")
+            ax.plot(trained["n_vocab"], trained[column], "o-", color=colour, label=f"{source}: trained BPE")
             for _, ref in rows[rows["tokenizer"] != "trained"].iterrows():
                 marker = markers.setdefault(ref["tokenizer"], "s^Dv"[len(markers) % 4])
                 ax.axhline(ref[column], color=colour, linestyle=":", linewidth=1)
-                ax.plot([ref["vocab_size"]], [ref[column]], marker, color=colour, markersize=8,
+                ax.plot([ref["n_vocab"]], [ref[column]], marker, color=colour, markersize=8,
                         label=f"{source}: {ref['tokenizer']}")
         ax.set_xscale("log")
         ax.set_xlabel("vocabulary size (256 bytes + merges), log scale")

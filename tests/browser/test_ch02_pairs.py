@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import Locator, expect
 
 from bpe_course import corpus
-from bpe_course.wordbpe import SPECIALS, WordBPE, apply_merge, count_pairs, top_pairs, word_counts
+from bpe_course.algorithms.wordbpe import SPECIALS, WordBPE, apply_merge, count_pairs, top_pairs, word_counts
 
 from .lab_page import chip_labels, eventually, notebook_constants
 

@@ -11,7 +11,7 @@ from playwright.sync_api import Locator, expect
 
 from bpe_course import corpus
 from bpe_course.viz import token_label
-from bpe_course.wordbpe import WordBPE
+from bpe_course.algorithms.wordbpe import WordBPE
 
 from .lab_page import chip_ids, chip_labels, eventually, notebook_constants
 

@@ -7,7 +7,7 @@ from playwright.sync_api import Locator, expect
 
 from bpe_course import Tokenizer, gpt2
 from bpe_course.viz import token_label
-from bpe_course.widgets.merge_tree import index_merges, merge_tree, tree_layout
+from bpe_course.widgets.merge_trees import index_merges, merge_tree, tree_layout
 
 from .lab_page import chip_ids, chip_labels, eventually
 

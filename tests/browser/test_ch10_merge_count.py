@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import Locator, expect
 
 from bpe_course import Tokenizer, cl100k, corpus, gpt2, train_bpe
-from bpe_course.mistral import tekken
+from bpe_course.pretrained import tekken
 from bpe_course.viz import token_label
 from bpe_course.widgets.merge_count import course_tokenizers, merge_steps
 

@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import Locator, expect
 
 from bpe_course import Tokenizer, cl100k, corpus, gpt2, train_bpe
-from bpe_course.mistral import tekken
+from bpe_course.pretrained import tekken
 from bpe_course.viz import token_label
 
 from .lab_page import chip_ids, chip_labels, eventually, notebook_constants

@@ -7,7 +7,9 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from playwright.sync_api import expect
 
-from bpe_course.widgets.token_tax import MIXES, TokenTaxExplorer, train_on_mix
+from bpe_course.algorithms.token_tax import train_on_mix
+from bpe_course.corpus import MIXES
+from bpe_course.widgets.token_tax import TokenTaxExplorer
 
 from .lab_page import eventually
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import re
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -17,16 +18,18 @@ from playwright.sync_api import expect
 
 from bpe_course import Tokenizer, corpus
 from bpe_course.train import train
-from bpe_course.widgets.model_quality import (Sweep, explorer_title, figure_png, plot_model_quality, status_line,
-                                              vocab_points)
+from bpe_course.algorithms.model_quality import Sweep, vocab_points
+from bpe_course.viz import figure_png
+from bpe_course.widgets.model_quality import explorer_title, plot_model_quality, status_line
 
-from .lab_page import ARTIFACTS, eventually, notebook_constants
+from .lab_page import ARTIFACTS, TIMEOUT_MS, eventually, notebook_constants
 
 pytestmark = pytest.mark.browser
 
 NOTEBOOK = "16_what_a_tokenizer_does_to_a_model.ipynb"
-# The chapter leaves the explorer at vocabulary 2,048 and order 2; the moves below and where they lead.
-STATES = {"after Run All": (2048, 2), "vocabulary slider": (4096, 2), "order slider": (4096, 3)}
+# The chapter's cell makes the explorer with order=3 at its middle vocabulary size, and a later cell drives
+# a second one, so after Run All the first is as its cell says; the moves below and where they lead.
+MOVES = {"after Run All": (0, 3), "vocabulary slider": (1, 3), "order slider": (1, 4)}
 READ_IMAGE = """async img => {
     const bytes = new Uint8Array(await (await fetch(img.src)).arrayBuffer());
     let text = '';
@@ -35,19 +38,21 @@ READ_IMAGE = """async img => {
 }"""
 
 
-def expected_views() -> dict[str, tuple[str, str]]:
-    """For each state, the status line and the plot's sha256, computed as the chapter computes them."""
+def expected_views() -> dict[str, tuple[int, str, str]]:
+    """For each state, the vocabulary size, the status line and the plot's sha256, computed as the chapter does."""
     constants = notebook_constants(NOTEBOOK)
     book_train, heldout = corpus.train_heldout("don_quixote")
     text = book_train[:constants["TRAIN_CHARS"]]
     run = train(text, 256 + constants["MAX_MERGES"], min_frequency=constants["MIN_FREQUENCY"])
     tok = Tokenizer(run.vocab, run.merges)
     sweep = Sweep(tok, text, heldout, vocab_points(len(tok.merges)))
+    sizes = [256 + k for k in sweep.merges]
     views = {}
-    for move, (size, order) in STATES.items():
+    for move, (step, order) in MOVES.items():
+        size = sizes[len(sizes) // 2 + step]  # the explorer starts at the middle size
         data = sweep.measure([order])
         png = figure_png(plot_model_quality(data, explorer_title(order), chosen=size))
-        views[move] = (status_line(data, size, order), hashlib.sha256(png).hexdigest())
+        views[move] = (size, status_line(data, size, order), hashlib.sha256(png).hexdigest())
     return views
 
 
@@ -64,7 +69,9 @@ def test_model_quality_explorer_follows_both_sliders(open_notebook):
     shown: list[bytes] = []
 
     def expect_view(move: str) -> None:
-        want_status, want_png = views[move]
+        size, want_status, want_png = views[move]
+        expect(vocab.locator(".widget-readout")).to_have_text(f"{size:,}")
+        expect(order.locator(".widget-readout")).to_have_text(str(MOVES[move][1]))
         expect(status).to_have_text(want_status)
 
         def check() -> None:
@@ -82,12 +89,14 @@ def test_model_quality_explorer_follows_both_sliders(open_notebook):
             (ARTIFACTS / "ch16_plot_shown.png").write_bytes(shown[0] if shown else b"")
             raise
 
-    expect(vocab.locator(".widget-readout")).to_have_text("2,048")
     expect_view("after Run All")
     nb.set_slider_by_keys(vocab, "ArrowRight", 1)
-    expect(vocab.locator(".widget-readout")).to_have_text("4,096")
     expect_view("vocabulary slider")
     nb.set_slider_by_keys(order, "ArrowRight", 1)
     expect_view("order slider")
     nb.screenshot(image.locator(".."), "ch16_model_quality.png")
+    # Order 5 is fitted on first choice (the longest the widget takes): the page counts the sizes meanwhile.
+    nb.set_slider_by_keys(order, "End", 1)
+    expect(status).to_contain_text(re.compile(r"^fitting order-5 models: vocabulary size \d+ of \d+…$"))
+    expect(status).to_contain_text(f"vocabulary {views['order slider'][0]:,}, order 5: ", timeout=3 * TIMEOUT_MS)
     nb.assert_no_console_errors()

@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 
 from bpe_course import Tokenizer, corpus
 from bpe_course.train import train
-from bpe_course.variants import superbpe_tokens, sweep_superbpe
+from bpe_course.algorithms.variants import superbpe_tokens, sweep_superbpe
 from bpe_course.viz import token_label
 
 from .lab_page import chip_labels, eventually, notebook_constants

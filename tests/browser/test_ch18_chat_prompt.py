@@ -1,5 +1,5 @@
 """Chapter 18's conversation editor in a real browser: switch the template, edit the conversation; the chips
-are the prompt's ids (chat_prompt's, which tests/test_mistral_chat.py holds equal to mistral-common's)."""
+are the prompt's ids (chat_prompt's, which tests/test_chat.py holds equal to mistral-common's)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from bpe_course.mistral import chat_ids, chat_prompt
+from bpe_course.chat import chat_ids, chat_prompt
 from bpe_course.widgets.chat_prompt import SAMPLE, parse_messages
 
 from .lab_page import chip_ids, eventually
@@ -48,7 +48,7 @@ def test_chat_chips_follow_the_template_and_the_text(open_notebook):
     expect_prompt(edited, "tekken")
     box.fill("user: one\nuser: two")
     box.press("Tab")
-    expect(status).to_contain_text("turn 1 is 'user', expected 'assistant'")
+    expect(status).to_contain_text("turn 2 is 'user', expected 'assistant'")  # the second line: turns count from 1
     expect(chips.locator(".bpe-chip")).to_have_count(0)
     box.fill(SAMPLE)
     box.press("Tab")

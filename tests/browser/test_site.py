@@ -1,7 +1,7 @@
 """The course website in a real browser: landing page, the sidebar to two chapters, search; on a
 phone (390 px wide) the chapter menu and the contents; search opened as a file.
 
-The site is the one ``tests/test_site.py`` builds once per run, served by a small ``http.server``
+The site is the one ``tests/project/test_site.py`` builds once per run, served by a small ``http.server``
 on 127.0.0.1. Every request the page makes to any other address is blocked and fails the test,
 as does any console error or failed request: the site must read correctly offline.
 
@@ -14,6 +14,7 @@ from __future__ import annotations
 import collections
 import functools
 import http.server
+import itertools
 import os
 import re
 import threading
@@ -25,7 +26,7 @@ import nbformat
 import pytest
 from playwright.sync_api import Page, expect
 
-from test_site import CHAPTERS, built_site, first_heading, site_heading  # tests/test_site.py: one build per run
+from project.test_site import CHAPTERS, built_site, first_heading, site_heading  # tests/project/test_site.py: one build per run
 
 from .lab_page import ARTIFACTS, README_IMAGES, TIMEOUT_MS, UPDATE_SCREENSHOTS
 
@@ -207,6 +208,83 @@ def test_on_a_phone_the_menu_and_the_contents_open(browser, site_url):
         first.click()
         expect(contents).not_to_be_visible()
         expect(page).to_have_url(re.compile(re.escape(anchor) + "$"))
+        watched.assert_clean()
+    finally:
+        page.close()
+
+
+def test_on_a_phone_every_page_fits_the_screen(browser, site_url, tmp_path_factory):
+    """No page slides sideways at 390 px, solution boxes open: long inline code names wrap (chapters 08, 09, 10,
+    12 and 18 and the references did not); code cells, tables and stills scroll inside their own box."""
+    watched = Watched(browser.new_page(), site_url)
+    page = watched.page
+    try:
+        page.set_viewport_size(PHONE)
+        pages = sorted(p.name for p in built_site(tmp_path_factory).glob("*.html"))
+        assert len(pages) >= len(CHAPTERS) + 2
+        too_wide = {}
+        for name in pages:
+            page.goto(site_url + name)
+            page.evaluate("document.querySelectorAll('article details').forEach(box => box.open = true)")
+            width = page.evaluate("document.documentElement.scrollWidth")
+            if width > PHONE["width"]:
+                too_wide[name] = width
+        assert not too_wide, f"pages wider than the phone's {PHONE['width']} px: {too_wide}"
+        watched.assert_clean()
+    finally:
+        page.close()
+
+
+def test_on_a_phone_a_tap_on_a_plot_opens_it_at_full_size(browser, site_url):
+    watched = Watched(browser.new_page(), site_url)
+    page = watched.page
+    try:
+        page.set_viewport_size(PHONE)
+        for stem, selector in (("06_vocabulary_size", ".cell_output img"), ("16_what_a_tokenizer_does_to_a_model",
+                                                                          ".bpe-still-image img")):
+            page.goto(site_url + f"{stem}.html")
+            plot = page.locator(f"article {selector}").first
+            plot.scroll_into_view_if_needed()
+            shown = plot.bounding_box()["width"]
+            assert shown <= PHONE["width"]
+            src = plot.get_attribute("src")
+            plot.click()  # a tap, to the page (the context has no touch screen)
+            expect(page).to_have_url(re.compile(re.escape(src) + "$"))
+            natural = page.evaluate("document.images[0].naturalWidth")
+            assert natural >= 2 * shown, f"{stem}: the plot opened is {natural} px wide, shown {shown:.0f} px in the page"
+        watched.assert_clean()
+    finally:
+        page.close()
+
+
+def test_on_a_phone_the_widget_stills_keep_their_parts_apart_and_words_whole(browser, site_url):
+    """Chapter 18's conversation editor: the template buttons, the messages and the status line do not overlap.
+    Chapter 03's chips: a line never breaks inside a word (each word's chips share one line)."""
+    watched = Watched(browser.new_page(), site_url)
+    page = watched.page
+    try:
+        page.set_viewport_size(PHONE)
+        page.goto(site_url + "18_open_models_and_chat.html")
+        still = page.locator("figure.bpe-widget-still").first
+        still.scroll_into_view_if_needed()
+        boxes = [still.locator(css).first.bounding_box() for css in
+                 (".bpe-chat-version", ".bpe-chat-messages .bpe-still-field", ".bpe-chat-status", ".bpe-chat-chips")]
+        for (i, a), (j, b) in itertools.combinations(enumerate(boxes), 2):
+            overlap = min(a["y"] + a["height"], b["y"] + b["height"]) - max(a["y"], b["y"])
+            assert overlap <= 0.5, f"parts {i} and {j} of chapter 18's still overlap by {overlap:.0f} px"
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        still.screenshot(path=str(ARTIFACTS / "site_phone_ch18_still.png"))
+
+        page.goto(site_url + "03_training_loop.html")
+        chips = page.locator("figure.bpe-widget-still .bpe-chips").first
+        chips.scroll_into_view_if_needed()
+        words = chips.locator(".bpe-word-group")
+        assert words.count() >= 10
+        lines = words.evaluate_all("groups => groups.map(g => [...g.querySelectorAll('.bpe-chip')].map("
+                                   "c => Math.round(c.getBoundingClientRect().top)))")
+        assert all(len(set(tops)) == 1 for tops in lines), "a word's chips are split over two lines"
+        assert len({tops[0] for tops in lines}) >= 3  # the sentence does wrap, at word boundaries
+        chips.screenshot(path=str(ARTIFACTS / "site_phone_ch03_chips.png"))
         watched.assert_clean()
     finally:
         page.close()
