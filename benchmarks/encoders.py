@@ -70,38 +70,6 @@ def encoder_rows(name: str, mb: float, size: int, results: dict[str, list[dict]]
     return list(warm.values()) + list(cold.values())
 
 
-# ---- Tekken: ours against mistral-common's Tekkenizer (issues 34, 35) -------------------------------------
-def bench_tekken(args, text: tuple[float, Path, int]) -> list[dict]:
-    """Mistral's Tekken on the same prose: ours and mistral-common's ``Tekkenizer``, warm and cold, ids compared.
-
-    subtle: Tekken's pattern runs on tiktoken's Unicode tables through the package's own splitter (as
-    o200k's does); before issue 34 it ran through the ``regex`` module with a time limit per piece,
-    3-4x slower than mistral-common warm.
-    """
-    import importlib.util
-    if importlib.util.find_spec("mistral_common") is None:
-        print("  tekken: mistral-common is not installed; section skipped", flush=True)
-        return []
-    mb, path, size = text
-    results: dict[str, list[dict]] = {}
-    for r in range(args.rounds):
-        for tool in ("ours", "mistral-common"):
-            print(f"  tekken round {r + 1}/{args.rounds}: {tool} on {mb:g} MB", flush=True)
-            task = {"task": "encode_pretrained", "tool": tool, "name": "tekken", "path": str(path), "repeats": 3}
-            results.setdefault(tool, []).append(run_child(task))
-    warm = {tool: report.summarize("tekken", tool, mb, size, res, case="tekken warm") for tool, res in results.items()}
-    cold = {tool: report.summarize("tekken", tool, mb, size, as_cold(res), case="tekken cold")
-            for tool, res in results.items()}
-    report.set_ratio(warm["ours"], warm["ours"]["median_s"], warm["mistral-common"]["median_s"],
-                     "time ours/mistral-common (warm)")
-    report.set_ratio(cold["ours"], cold["ours"]["median_s"], cold["mistral-common"]["median_s"],
-                     "time ours/mistral-common (cold)")
-    digests = {tool: {r["ids"] for r in res} for tool, res in results.items()}
-    same = len(digests["ours"]) == 1 and digests["ours"] == digests["mistral-common"]
-    warm["mistral-common"]["note"] = f"{results['ours'][0]['tokens']:,} tokens; ids ours == mistral-common: {same}"
-    return list(warm.values()) + list(cold.values())
-
-
 # ---- start-up: building the tokenizers in a fresh process, and a whole command ----------------------
 def bench_startup(args, out: Path, specs: dict[str, dict]) -> list[dict]:
     """Import + build of each tokenizer in a fresh process, warm and empty caches; then whole processes.

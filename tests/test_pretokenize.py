@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 import json
 import random
+from collections import Counter
 from functools import lru_cache
 
 import pytest
@@ -14,8 +15,10 @@ from strategies import o200k_text, paired_surrogates, tricky_text, valid_text
 
 from bpe_course import GPT4O_PATTERN
 from bpe_course import Tokenizer, TokenizerFileError, corpus
-from bpe_course.pretokenize import GPT2_PATTERN, GPT4_PATTERN, pretokenize, resolve_pattern, safe_cut, split_specials
-from bpe_course.unicode_classes import unicode_disagreements
+from bpe_course.fast.count import count_ordinary_text
+from bpe_course.pretokenize import (GPT2_PATTERN, GPT4_PATTERN, TEKKEN_PATTERN, pretokenize, resolve_pattern, safe_cut,
+                                   split_specials)
+from bpe_course.unicode_classes import exact_pattern, fast_splitter, unicode_disagreements
 
 
 # The pattern as first published with GPT-2 (2019), before tiktoken's possessive rewrite.
@@ -78,6 +81,39 @@ def test_safe_cut_never_changes_gpt4o_pretokens(text, limit):
         def pieces(part):
             return [x for p, is_special in split_specials(part, specials)
                     for x in ([p] if is_special else pretokenize(p, GPT4O_PATTERN))]
+        assert pieces(text[:cut]) + pieces(text[cut:]) == pieces(text)
+
+
+# ---- Tekken's pattern runs on the package's own splitter, by tiktoken's tables, as mistral-common's tiktoken does ----
+@settings(max_examples=300, deadline=None)
+@given(tricky_text)
+def test_the_fast_splitter_equals_tiktokens_tables(text):
+    assert pretokenize(text, TEKKEN_PATTERN) == exact_pattern(TEKKEN_PATTERN).findall(text)
+
+
+@pytest.mark.parametrize("below", [0x100, 0x10000])
+def test_both_forms_of_the_fast_splitter_on_every_character(below):
+    chars = "".join(chr(c) for c in range(below) if not 0xD800 <= c < 0xE000)
+    text = "".join(f"x'{ch}s a{ch}B {ch}1{ch}\n  {ch}x" for ch in chars)
+    assert fast_splitter(TEKKEN_PATTERN, below).findall(text) == exact_pattern(TEKKEN_PATTERN).findall(text)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(tricky_text, max_size=6).map(" ".join))
+def test_segment_counting_equals_pretokenize(text):
+    assert count_ordinary_text(text, TEKKEN_PATTERN) == Counter(pretokenize(text, TEKKEN_PATTERN))
+
+
+@settings(max_examples=300, deadline=None)
+@given(tricky_text, st.integers(0, 60))
+def test_safe_cut_never_changes_tekken_pretokens(text, limit):
+    text = text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    specials = ["</s>"]
+    cut = safe_cut(text, TEKKEN_PATTERN, specials, limit=limit)
+    if cut:
+        def pieces(part):
+            return [x for p, is_special in split_specials(part, specials)
+                    for x in ([p] if is_special else pretokenize(p, TEKKEN_PATTERN))]
         assert pieces(text[:cut]) + pieces(text[cut:]) == pieces(text)
 
 

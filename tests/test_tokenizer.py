@@ -195,6 +195,16 @@ def test_encoder_cache_across_texts_split_three_ways(gpt2_tok, tiktoken_gpt2):
         assert tok.encode_ordinary(text) == tiktoken_gpt2.encode_ordinary(text)
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.lists(st.sampled_from([" the", " cat", "sat", ".", "\n", " on", " mat", "é", " zebra", "  "]),
+                         max_size=12).map("".join), min_size=1, max_size=6))
+def test_encoder_cache_across_calls_all_known_or_not(gpt2_tok, tiktoken_gpt2, texts):
+    """Calls whose pieces are all known (taken without the set of new pieces), partly known, or new."""
+    tok = Tokenizer(gpt2_tok.vocab, gpt2_tok.merges, gpt2_tok.special_tokens)
+    for text in texts + texts[::-1]:
+        assert tok.encode_ordinary(text) == tiktoken_gpt2.encode_ordinary(text)
+
+
 def test_ids_that_do_not_follow_the_merges(gpt2_tok, docs_text):
     """Ids in any order: pairs are then ranked by merge, not by id, and the ids are those of the vocab."""
     shuffled = list(gpt2_tok.vocab)

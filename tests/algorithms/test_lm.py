@@ -13,7 +13,7 @@ import random
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bpe_course import gpt2
@@ -78,13 +78,24 @@ class NaiveKneserNey:
         return max(c - self.discount(k, c), 0) / total + gamma * lower
 
 
+@pytest.fixture(params=["numpy", "python"])
+def impl(request, monkeypatch):
+    """Each test below runs on both ways the model is counted and scored: NumPy arrays, and plain Python."""
+    import bpe_course.algorithms.lm as lm
+    if request.param == "python":
+        monkeypatch.setattr(lm, "np", None)
+    else:
+        assert lm.np is not None  # the dev environment has NumPy (pandas brings it)
+    return request.param
+
+
 def contexts_of(ids: list[int], order: int) -> list[list[int]]:
     return [ids[max(0, i - order + 1):i] for i in range(len(ids) + 1)]
 
 
-@pytest.mark.parametrize("order", [1, 2, 3, 4])
+@pytest.mark.parametrize("order", [1, 2, 3, 4, 5])
 @pytest.mark.parametrize("seed", [0, 1, 2])
-def test_every_probability_matches_the_naive_reference(order, seed):
+def test_every_probability_matches_the_naive_reference(order, seed, impl):
     rng = random.Random(seed)
     v = 6
     # a skewed source, so counts of 1, 2, 3 and more all occur and the discounts are not all clamped
@@ -106,11 +117,40 @@ def test_the_discounts_are_really_estimated_in_that_test():
 
 @given(st.lists(st.integers(0, 4), max_size=40), st.integers(1, 3), st.lists(st.integers(0, 5), max_size=4),
        st.none() | st.lists(st.floats(0.05, 1.0), min_size=3, max_size=3))
-@settings(max_examples=40, deadline=None)
-def test_fixed_and_estimated_discounts_match_the_naive_reference_on_any_text(train, order, context, fixed):
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_fixed_and_estimated_discounts_match_the_naive_reference_on_any_text(impl, train, order, context, fixed):
     discounts = None if fixed is None else fixed[:order]
     fast, naive = KneserNey(train, order, 6, discounts), NaiveKneserNey(train, order, 6, discounts)
     assert fast.distribution(context) == pytest.approx([naive.prob(w, context) for w in range(6)], rel=1e-12)
+
+
+@given(st.lists(st.integers(0, 7), max_size=300), st.lists(st.integers(0, 9), max_size=60),
+       st.sampled_from([10, 50_000]), st.none() | st.floats(0.05, 1.0))
+@settings(max_examples=60, deadline=None)
+def test_arrays_and_plain_python_give_the_same_model(train, held, v, fixed):
+    """Both ways, orders 1 to 5 fitted together: discounts, every probability (to 1e-12), n-gram count.
+
+    A vocabulary of 50,000: five ids as one base-v number would pass 64 bits; the arrays never make one."""
+    import bpe_course.algorithms.lm as lm
+    numpy = lm.np
+    try:
+        arrays = fit_orders(train, [1, 2, 3, 4, 5], v) if fixed is None else {
+            n: KneserNey(train, n, v, (fixed,) * n) for n in range(1, 6)}
+        lm.np = None
+        plain = fit_orders(train, [1, 2, 3, 4, 5], v) if fixed is None else {
+            n: KneserNey(train, n, v, (fixed,) * n) for n in range(1, 6)}
+    finally:
+        lm.np = numpy
+    for n in range(1, 6):
+        a, b = arrays[n], plain[n]
+        assert [list(d) for d in a.discounts] == [pytest.approx(list(d), rel=1e-12) for d in b.discounts]
+        assert repr(a) == repr(b)
+        assert a.token_probs(held) == pytest.approx(b.token_probs(held), rel=1e-12, abs=1e-15)
+        for context in ([], held[:4], train[-3:]):
+            if v <= 10:
+                assert a.distribution(context) == pytest.approx(b.distribution(context), rel=1e-12, abs=1e-15)
+            assert a.prob(held[-1] if held else 0, context) == pytest.approx(
+                b.prob(held[-1] if held else 0, context), rel=1e-12, abs=1e-15)
 
 
 def test_discounts_follow_chen_and_goodmans_estimate():
@@ -260,6 +300,19 @@ def test_bad_n_vocab_and_discounts_are_named():
 def test_an_empty_training_text_is_the_uniform_model():
     model = KneserNey([], 3, 8)
     assert model.distribution([1, 2]) == [1 / 8] * 8
+
+
+def test_bits_by_unit_add_up_to_the_naive_references_bits_both_ways(impl):
+    """The yardstick's per-unit bits (bits_by_unit) on the arrays and on plain Python: the naive model's total."""
+    from bpe_course.algorithms.lm import bits_by_unit
+    train, held = random.Random(3).choices(range(5), k=200), random.Random(4).choices(range(6), k=40)
+    vocab = {i: bytes([97 + i]) * (1 + i % 2) for i in range(6)}
+    n_bytes = sum(len(vocab[i]) for i in held)
+    units = bits_by_unit(KneserNey(train, 3, 6), held, vocab, [n_bytes // 2, n_bytes - n_bytes // 2])
+    naive = NaiveKneserNey(train, 3, 6)
+    expected = -sum(math.log2(naive.prob(w, held[:i])) for i, w in enumerate(held))
+    assert sum(b for b, _ in units) == pytest.approx(expected, rel=1e-12)
+    assert len(units) == 2 and sum(n for _, n in units) == n_bytes  # a token's bytes go where its first byte is
 
 
 # ==== issue 34 (round 3): nothing hangs, fills memory, answers wrong or loses work ==============

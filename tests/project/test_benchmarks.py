@@ -218,28 +218,20 @@ def test_tree_pss_counts_forked_workers():
     assert tree.mb > alone.mb + 60  # the worker's 80 MB, not only this process
 
 
-# ==== issue 34 (round 3): nothing hangs, fills memory, answers wrong or loses work ==============
-
-
-def test_the_benchmark_measures_tekken_against_mistral_common(tmp_path):
-    pytest.importorskip("mistral_common")
-    corpora = tmp_path / "corpora"
-    (corpora / "books").mkdir(parents=True)
-    paragraphs = (ROOT / "data" / "don_quixote.txt").read_text(encoding="utf-8").split("\n\n")
-    for name, part in (("les_miserables_en.txt", paragraphs[200:400]), ("don_quixote_en.txt", paragraphs[3000:3200])):
-        (corpora / "books" / name).write_text("\n\n".join(part) + "\n", encoding="utf-8")
-    shutil.copytree(ROOT / "data" / "udhr", corpora / "udhr")
+def test_vendor_and_lm_sections_end_to_end(tmp_path, corpora):
+    """Tekken and SentencePiece v1 against their vendors' libraries, and chapter 16's order-5 move, tiny."""
     out = tmp_path / "out"
-    done = subprocess.run([sys.executable, "-m", "benchmarks", "--sections", "tekken", "--rounds", "1",
-                           "--encoders-mb", "0.05", "--corpora-dir", str(corpora), "--out", str(out)], cwd=ROOT,
-                          capture_output=True, text=True, timeout=600)
+    done = run_benchmark("--sections", "vendors,lm", "--corpora-dir", str(corpora), "--rounds", "1",
+                         "--vendors-mb", "0.01", "--lm-chars", "20000", "--out", str(out), timeout=600)
     assert done.returncode == 0, done.stderr
-    with open(out / "results.csv", newline="", encoding="utf-8") as f:
-        rows = [r for r in csv.DictReader(f) if r["section"] == "tekken"]
-    by = {(r["case"], r["tool"]): r for r in rows}
-    assert set(by) == {(f"tekken {s}", t) for s in ("warm", "cold") for t in ("ours", "mistral-common")}
-    assert "ids ours == mistral-common: True" in by[("tekken warm", "mistral-common")]["note"]
-    warm = by[("tekken warm", "ours")]
-    assert warm["ratio_meaning"] == "time ours/mistral-common (warm)" and float(warm["ratio"]) > 0
-    assert float(warm["ratio"]) == pytest.approx(float(warm["median_s"]) / float(
-        by[("tekken warm", "mistral-common")]["median_s"]), rel=0.01)
+    rows = read_rows(out)
+    for case in ("tekken warm", "sp_v1 cold"):
+        for corpus in ("books", "mixed"):
+            ours = [r for r in rows if r["section"] == "vendors" and r["case"] == f"{case}, {corpus}"]
+            assert {r["tool"] for r in ours} == {"ours", "lib"}
+            mine = next(r for r in ours if r["tool"] == "ours")
+            assert float(mine["ratio"]) > 0 and mine["ratio_meaning"].endswith(("mistral-common", "sentencepiece"))
+            assert "ours == the library's: True" in next(r for r in ours if r["tool"] == "lib")["note"]
+    lm = {r["case"]: r for r in rows if r["section"] == "lm"}
+    assert set(lm) == {"order 5: fit and score", "order 5: first move (fit, score, plot)"}
+    assert 0 < float(lm["order 5: fit and score"]["median_s"]) <= float(lm["order 5: first move (fit, score, plot)"]["median_s"])
