@@ -18,7 +18,9 @@ decompressed text for a gzipped file) and builds the tokenizer: a byte-level
 :class:`~bpe_course.algorithms.sentencepiece_bpe.SentencePieceBPE`.
 
 Start-up: recovering cl100k's, o200k's or Tekken's merges from their ranks takes seconds, so a
-byte-level tokenizer's vocab, merges, specials and pattern, once built, are kept in
+rank file whose sha256 is the one its vendor's library checks is read as tiktoken reads it (ranks
+only: encoding needs nothing more), and its merges are recovered when ``Tokenizer.merges`` is first
+read. A byte-level tokenizer's vocab, merges, specials and pattern, once built, are kept in
 ``<cache>/pretrained/`` (``$BPE_COURSE_CACHE``, else ``~/.cache/bpe-course``; see
 :func:`bpe_course.resources.default_cache_dir`). A cache file names the sha256 of the source files
 it was made from and carries its own sha256: a damaged, stale or foreign one is rebuilt from the
@@ -44,14 +46,19 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache, partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from . import pretrained_cache
-from .algorithms.sentencepiece_bpe import SentencePieceBPE
 from .errors import HashMismatchError, MissingPackageError, TokenizerFileError
-from .files import sha256_file, write_atomic
-from .formats import read_gpt2_files, read_model, read_tekken, read_tiktoken_ranks
+from .files import read_bytes_limited, sha256_file, write_atomic
 from .resources import default_cache_dir
 from .tokenizer import Tokenizer, recover_merges
+
+if TYPE_CHECKING:
+    from .algorithms.sentencepiece_bpe import SentencePieceBPE
+
+# subtle: the file formats and SentencePieceBPE are imported where they are used, not above: a start
+# from the start-up cache needs neither, and importing them was a tenth of a one-line ``bpe-course encode``.
 
 __all__ = ["NAMED", "File", "Named", "cl100k", "entry", "gpt2", "llama3", "llama4", "load", "loaders", "mistral_v1",
            "mistral_v3", "named", "named_file", "o200k", "packaged_file", "tekken", "verify_sha256"]
@@ -268,9 +275,16 @@ def check_sha256(path: str | os.PathLike, actual: str, expected: str) -> None:
                                 "original; reinstall the package it came from, or pass verify=False to load it anyway")
 
 
+MAX_SOURCE_BYTES = 1 << 28  # 256 MiB: a larger file is refused unread (the largest, tekken_240911.json, is 19 MB)
+
+
 def read_source(path: Path) -> bytes:
-    """A vocabulary file's bytes; a gzipped one (it starts with gzip's magic bytes) decompressed."""
-    data = path.read_bytes()
+    """A vocabulary file's bytes; a gzipped one (it starts with gzip's magic bytes) decompressed.
+
+    subtle: a device, a folder or a file larger than any vocabulary is refused unread
+    (:func:`~bpe_course.files.read_bytes_limited`): ``/dev/zero`` would fill memory.
+    """
+    data = read_bytes_limited(path, TokenizerFileError, MAX_SOURCE_BYTES, "tokenizer file")
     if data[:2] == b"\x1f\x8b":
         try:
             data = gzip.decompress(data)
@@ -309,33 +323,87 @@ def _load(name: str, paths: tuple[Path, ...], verify: bool, cache_dir: Path | No
         if verify:
             check_sha256(path, sources[f.name], f.sha256)
     if n.reader == "sentencepiece":
+        from .algorithms.sentencepiece_bpe import SentencePieceBPE
+        from .formats import read_model
         return SentencePieceBPE(read_model(paths[0]))
-    vocab, merges, specials, pattern = _through_cache(name, sources, cache_dir,
-                                                      lambda: READERS[n.reader](n, paths, texts))
-    return Tokenizer(vocab, merges, specials, pattern)
+    tokenizer: Tokenizer | None = None
+    if cache_dir is not None:
+        try:
+            tokenizer = pretrained_cache.load_tokenizer(cache_file(cache_dir, name, sources).read_bytes(), name, sources)
+        except (OSError, pretrained_cache.CacheMismatch):
+            tokenizer = None
+    if tokenizer is None and verify and n.reader in RANKS:
+        # subtle: the very file its vendor's library checks for, so known to pass every check (the tests
+        # build it with them): read as tiktoken reads it, its merges recovered when first asked for
+        tokenizer = _lazy_ranked(n, paths, texts, sources, cache_dir)
+    if tokenizer is None:
+        tokenizer = _built_and_saved(name, sources, cache_dir, lambda: READERS[n.reader](n, paths, texts), paths[0])
+    if n.pattern is None:
+        tokenizer._source = str(paths[0])  # subtle: the file's own pattern, backtracking for ages, names the file
+    return tokenizer
 
 
 Built = tuple[dict[int, bytes], list[tuple[bytes, bytes]], dict[str, int], str | None]
 
 
+Ranked = tuple[dict[bytes, int], dict[str, int], str | None, int]
+
+
 def _read_gpt2(n: Named, paths: tuple[Path, ...], texts: dict[str, bytes]) -> Built:
+    from .formats import read_gpt2_files
     return (*read_gpt2_files(*paths), "gpt2")
 
 
-def _read_ranked(n: Named, paths: tuple[Path, ...], texts: dict[str, bytes]) -> Built:
-    """Vocab (ranks are ids, then the specials the entry names) and the merges BPE over the ranks implies."""
-    ranks = read_tiktoken_ranks(paths[0], texts[n.files[0].name])
-    return (*from_ranks(paths[0], ranks, dict(n.special_tokens), offset=0), n.pattern)
+def _ranks_tiktoken(n: Named, paths: tuple[Path, ...], texts: dict[str, bytes]) -> Ranked:
+    """A rank file's ranks (ranks are ids), with the specials and pattern the entry names."""
+    from .formats import read_tiktoken_ranks
+    return read_tiktoken_ranks(paths[0], texts[n.files[0].name]), dict(n.special_tokens), n.pattern, 0
 
 
-def _read_tekken(n: Named, paths: tuple[Path, ...], texts: dict[str, bytes]) -> Built:
+def _ranks_tekken(n: Named, paths: tuple[Path, ...], texts: dict[str, bytes]) -> Ranked:
     """Tekken's reserved special ids come first, so a token's id is its rank plus their number."""
-    ranks, pattern, specials = read_tekken(paths[0])
-    return (*from_ranks(paths[0], ranks, specials, offset=len(specials)), pattern)
+    from .formats import read_tekken
+    ranks, pattern, specials = read_tekken(paths[0], texts[n.files[0].name])
+    return ranks, specials, pattern, len(specials)
+
+
+RANKS: dict[str, Callable[[Named, tuple[Path, ...], dict[str, bytes]], Ranked]] = {
+    "tiktoken": _ranks_tiktoken, "tekken": _ranks_tekken}
+
+
+def _read_ranked(n: Named, paths: tuple[Path, ...], texts: dict[str, bytes]) -> Built:
+    """Vocab (ids from the ranks, then the specials) and the merges BPE over the ranks implies."""
+    ranks, specials, pattern, offset = RANKS[n.reader](n, paths, texts)
+    return (*from_ranks(paths[0], ranks, specials, offset=offset), pattern)
 
 
 READERS: dict[str, Callable[[Named, tuple[Path, ...], dict[str, bytes]], Built]] = {
-    "gpt2": _read_gpt2, "tiktoken": _read_ranked, "tekken": _read_tekken}
+    "gpt2": _read_gpt2, "tiktoken": _read_ranked, "tekken": _read_ranked}
+
+
+def _lazy_ranked(n: Named, paths: tuple[Path, ...], texts: dict[str, bytes], sources: dict[str, str],
+                 cache_dir: Path | None) -> Tokenizer:
+    """A tokenizer from a rank file known to be good, as tiktoken builds one: ranks, no merges (yet)."""
+    ranks, specials, pattern, offset = RANKS[n.reader](n, paths, texts)
+    vocab = {rank + offset: token for token, rank in ranks.items()}
+    vocab.update((i, s.encode("utf-8")) for s, i in specials.items())
+    n_merges = len(ranks) - sum(map((1).__eq__, map(len, ranks)))  # every token but the single bytes is a merge's
+    recover = partial(_recover_merges, n.name, ranks, vocab, specials, pattern, sources, cache_dir)
+    # subtle: ranks by id: ids grow with the ranks (an offset keeps their order), so a pair ranks as the token it makes
+    return Tokenizer.from_checked(vocab, recover, specials, pattern, ranks_by_id=True, n_merges=n_merges)
+
+
+def _recover_merges(name: str, ranks: dict[bytes, int], vocab: dict[int, bytes], specials: dict[str, int],
+                    pattern: str | None, sources: dict[str, str], cache_dir: Path | None) -> list[tuple[bytes, bytes]]:
+    """The merges of a :func:`_lazy_ranked` tokenizer, when first asked for; kept in the start-up cache."""
+    merges = recover_merges(ranks)
+    if cache_dir is not None:
+        try:
+            write_atomic(cache_file(cache_dir, name, sources),
+                         pretrained_cache.pack(name, sources, vocab, merges, specials, pattern, ranks_by_id=True))
+        except OSError:
+            pass
+    return merges
 
 
 def from_ranks(path: Path, ranks: dict[bytes, int], specials: dict[str, int],
@@ -360,25 +428,27 @@ def _cache_dir(cache: bool) -> Path | None:
     return default_cache_dir() / "pretrained" if cache else None
 
 
-def _through_cache(name: str, sources: dict[str, str], cache_dir: Path | None, build: Callable[[], Built]) -> Built:
-    """What ``build()`` returns, from the cache file for ``sources`` when it is intact, else built and saved.
+def _built_and_saved(name: str, sources: dict[str, str], cache_dir: Path | None, build: Callable[[], Built],
+                     source: Path) -> Tokenizer:
+    """The tokenizer of what ``build()`` returns, built (so checked) and saved in the start-up cache.
 
-    subtle: every failure to read (missing, damaged, stale, unreadable) means "build"; every failure
-    to write (read-only disk, no home) is ignored: the cache only ever saves time.
+    subtle: :func:`_load` reads the cache first, and every failure to read (missing, damaged, stale,
+    unreadable) means "build"; every failure to write (read-only disk, no home) is ignored: the cache
+    only ever saves time. A file is written only for a tokenizer that passed its checks, and says so,
+    so a start from it need not run them again. A file whose data the tokenizer refuses is named (``source``).
     """
-    if cache_dir is None:
-        return build()
-    path = cache_file(cache_dir, name, sources)
+    vocab, merges, specials, pattern = build()
     try:
-        return pretrained_cache.unpack(path.read_bytes(), name, sources)
-    except (OSError, pretrained_cache.CacheMismatch):
-        pass
-    built = build()
-    try:
-        write_atomic(path, pretrained_cache.pack(name, sources, *built))
-    except OSError:
-        pass
-    return built
+        tokenizer = Tokenizer(vocab, merges, specials, pattern)
+    except ValueError as exc:  # a file's own pattern that does not compile, a token no two lower ranks make...
+        raise TokenizerFileError(f"{source}: {exc}") from None
+    if cache_dir is not None:
+        try:
+            write_atomic(cache_file(cache_dir, name, sources),
+                         pretrained_cache.pack_tokenizer(name, sources, tokenizer, pattern))
+        except OSError:
+            pass
+    return tokenizer
 
 
 def cache_file(cache_dir: Path, name: str, sources: dict[str, str]) -> Path:

@@ -7,12 +7,15 @@ import os
 import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from bpe_course import Tokenizer, corpus, gpt2, train_bpe
 from bpe_course.cli import main, notebooks_dir
+from bpe_course.files import file_lock
 
 
 MODULE = [sys.executable, "-m", "bpe_course"]
@@ -533,3 +536,101 @@ def test_a_named_tokenizer_treats_typed_specials_as_its_vendor_does(name, defaul
     Tokenizer(*train_bpe("a b a b", 258, ["<|x|>"]), ["<|x|>"]).save(saved)
     assert main(["encode", "--tokenizer", str(saved), "a <|x|> b"]) == 0
     assert str(Tokenizer.load(saved).special_tokens["<|x|>"]) in capsys.readouterr().out.split()
+
+
+# ==== issue 34 (round 3): nothing hangs, fills memory, answers wrong or loses work ==============
+
+
+@pytest.fixture()
+def notes_file(tmp_path):
+    path = tmp_path / "notes.txt"
+    path.write_text("low lower lowest newer wider " * 300, encoding="utf-8")
+    return path
+
+
+# ---- encode -o: one writer at a time -------------------------------------------------------------------
+def test_an_encode_into_a_file_another_encode_is_writing_fails_at_once(tmp_path, notes_file, capsys):
+    out = tmp_path / "ids.npy"
+    with file_lock(out, RuntimeError, "a test holds"):  # what a first `bpe-course encode -o ids.npy` holds
+        for force in ([], ["--force"]):
+            assert main(["encode", "--input", str(notes_file), "-o", str(out), *force]) == 1
+            assert capsys.readouterr().err == (f"bpe-course: error: another 'bpe-course encode' is writing {out} "
+                                               "right now; wait for it to finish, or choose another name\n")
+    assert list(tmp_path.iterdir()) == [notes_file]  # nothing written, the lock gone with its holder
+    assert main(["encode", "--input", str(notes_file), "-o", str(out)]) == 0
+    assert len(np.load(out)) == len(gpt2().encode(notes_file.read_text(encoding="utf-8")))
+
+
+def test_two_encodes_into_one_file_at_once_the_second_fails_and_the_first_is_kept(tmp_path):
+    big, small, out = tmp_path / "big.txt", tmp_path / "small.txt", tmp_path / "same.npy"
+    big.write_text(corpus.load("python_docs") * 4, encoding="utf-8")
+    small.write_text("only a few words\n", encoding="utf-8")
+    first = subprocess.Popen([*MODULE, "encode", "--input", str(big), "-o", str(out), "--workers", "1"],
+                             stderr=subprocess.PIPE, text=True)
+    lock = tmp_path / ".same.npy.bpe-course.lock"
+    deadline = time.monotonic() + 120
+    while not lock.exists() and first.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert lock.exists(), "the first encode never took its lock"
+    second = subprocess.run([*MODULE, "encode", "--input", str(small), "-o", str(out)], capture_output=True, text=True,
+                            timeout=300)
+    assert first.wait(timeout=600) == 0
+    assert second.returncode == 1 and "another 'bpe-course encode' is writing" in second.stderr
+    assert len(np.load(out)) == len(gpt2().encode(big.read_text(encoding="utf-8"), allowed_special="all"))
+
+
+# ---- Ctrl-C says what was saved -----------------------------------------------------------------------
+def interrupt(*args, **kwargs):
+    raise KeyboardInterrupt
+
+
+def test_ctrl_c_during_trains_summary_says_the_tokenizer_is_saved(tmp_path, notes_file, capsys, monkeypatch):
+    monkeypatch.setattr(Tokenizer, "encode", interrupt)  # the summary's first encoding, after the save
+    assert main(["train", str(notes_file), "--vocab-size", "280", "-o", str(tmp_path / "tok")]) == 130
+    saved = tmp_path / "tok" / "bpe_course.json"
+    assert capsys.readouterr().err.splitlines()[-1] == ("bpe-course: interrupted during the summary; the tokenizer is "
+                                                        f"saved (bpe-course) to {saved}")
+    assert Tokenizer.load(saved).merges == Tokenizer(*train_bpe(notes_file, 280)).merges  # stopped early: 18
+
+
+def test_ctrl_c_before_the_save_says_only_interrupted_and_during_it_what_is_there(tmp_path, notes_file, capsys,
+                                                                                    monkeypatch):
+    import bpe_course.cli as cli_module
+    monkeypatch.setattr(cli_module, "train", interrupt)
+    assert main(["train", str(notes_file), "--vocab-size", "280", "-o", str(tmp_path / "tok"), "-q"]) == 130
+    assert capsys.readouterr().err == "bpe-course: interrupted\n"  # nothing saved: nothing else to say
+    monkeypatch.undo()
+    real_save = Tokenizer.save
+
+    def save_then_interrupt(self, *args, **kwargs):  # Ctrl-C as the save returns: the tokenizer is there
+        real_save(self, *args, **kwargs)
+        raise KeyboardInterrupt
+    monkeypatch.setattr(Tokenizer, "save", save_then_interrupt)
+    assert main(["train", str(notes_file), "--vocab-size", "280", "-o", str(tmp_path / "tok2"), "-q"]) == 130
+    saved = tmp_path / "tok2" / "bpe_course.json"
+    assert capsys.readouterr().err == f"bpe-course: interrupted; the tokenizer is saved (bpe-course) to {saved}\n"
+    assert Tokenizer.load(saved).merges == Tokenizer(*train_bpe(notes_file, 280)).merges
+
+
+# ---- Ctrl-C while the command starts --------------------------------------------------------------------
+INTERRUPTED_IMPORT = """
+import sys
+class Interrupt:  # Ctrl-C in the middle of loading the command, deterministically
+    def find_spec(self, name, path=None, target=None):
+        if name == "bpe_course.cli":
+            raise KeyboardInterrupt
+        return None
+sys.meta_path.insert(0, Interrupt())
+from bpe_course_command import main
+sys.exit(main())
+"""
+
+
+def test_ctrl_c_while_the_command_loads_is_one_line():
+    done = subprocess.run([sys.executable, "-c", INTERRUPTED_IMPORT, "--version"], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 130
+    assert done.stderr == "bpe-course: interrupted while starting; nothing was done\n"
+    ran = subprocess.run([sys.executable, "-c", "import sys; from bpe_course_command import main; sys.exit(main())",
+                          "--version"], capture_output=True, text=True, timeout=120)
+    assert ran.returncode == 0 and ran.stdout.startswith("bpe-course ")

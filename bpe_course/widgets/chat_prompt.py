@@ -17,7 +17,7 @@ import ipywidgets as widgets
 
 from .. import pretrained
 from ..chat import Part, Template, template
-from ..viz import CHIP_STYLE, ID_STYLE, token_label
+from ..viz import CHIP_STYLE, ID_STYLE, MAX_CHIPS, more_line, token_label
 
 # a button's name -> the template's name, for the templates whose tokenizer is installed
 ALL_BUTTONS = {"v1": "v1", "v3": "v3", "Tekken": "tekken", "Llama 3": "llama3", "Llama 4": "llama4"}
@@ -52,22 +52,24 @@ def parse_messages(text: str) -> list[tuple[str, str]]:
     return messages
 
 
-def prompt_html(parts: list[Part], chosen: Template) -> str:
+def prompt_html(parts: list[Part], chosen: Template, limit: int = MAX_CHIPS) -> str:
     """The prompt as chips (class ``bpe-chip``, ``title="id N"``), each with its id under it; a chip of an id
-    a fine-tune trains on has the class ``bpe-chat-trained`` too, and a green underline."""
-    chips = []
+    a fine-tune trains on has the class ``bpe-chat-trained`` too, and a green underline. The first ``limit``
+    chips only, then a line saying how many ids there are."""
+    chips: list[str] = []
     for part in parts:
         bg, colour = (TEMPLATE_BG, "#fff") if part.template else (MESSAGE_BG, "#000")
         kind = "bpe-chat-template" if part.template else "bpe-chat-message"
         style = CHIP_STYLE.format(bg=bg).replace("color:#000", f"color:{colour}")
         if part.trained:
             kind, style = f"{kind} bpe-chat-trained", f"{style};{TRAINED_MARK}"
-        for token_id in part.ids:
+        for token_id in part.ids[:max(limit - len(chips), 0)]:
             chips.append(f'<span class="bpe-chip-box" style="display:inline-block;vertical-align:top;text-align:center">'
                          f'<span class="bpe-chip {kind}" style="{style}" title="id {token_id}" '
                          f'data-part="{html.escape(part.label)}">{html.escape(token_label(chosen.piece(token_id)))}</span>'
                          f'<span class="bpe-chip-id" style="{ID_STYLE}">{token_id}</span></span>')
-    return f'<div class="bpe-chat-row" style="line-height:1.9">{"".join(chips)}</div>'
+    total = sum(len(part.ids) for part in parts)
+    return f'<div class="bpe-chat-row" style="line-height:1.9">{"".join(chips)}</div>' + more_line(total, limit)
 
 
 class ChatPromptEditor:

@@ -76,9 +76,9 @@ def test_each_face_is_held_still(face):
     missing = [name for name in module.__all__ if not hasattr(module, name)]
     assert missing == []
     # a name is what its room defines: the function merge_tree, never a module of the same name, whose
-    # import would bind that name in the package. subtle: bpe_course's own face is imported eagerly
-    # (its functions pretokenize and train are bound after their modules, and stay bound); the lazy
-    # faces of the wings could not win against a later import, so there the names must differ.
+    # import would bind that name in the package. subtle: bpe_course's own face imports its functions
+    # named as their modules (compare, pretokenize, train) eagerly, bound after their modules, and they
+    # stay bound; a lazy name could not win against a later import, so in the wings the names must differ.
     if face != "bpe_course" and hasattr(module, "__path__"):
         rooms = {p.stem for p in Path(module.__path__[0]).glob("*.py")} | {
             p.name for p in Path(module.__path__[0]).iterdir() if (p / "__init__.py").is_file()}
@@ -125,3 +125,19 @@ def test_the_faces_of_the_wings_load_nothing_until_asked():
             "print(before, 'bpe_course.algorithms.lm' in sys.modules, 'bpe_course.algorithms.variants' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["[]", "True", "False"]
+
+
+def test_the_package_face_loads_its_rooms_when_asked_and_keeps_its_functions():
+    """``import bpe_course`` does not load the tokenizer, the formats, chat or the plots (start-up of a one-line
+    ``bpe-course encode``); after any import of the modules train, compare and pretokenize, the face's names
+    ``train``, ``compare`` and ``pretokenize`` are still the functions."""
+    rooms = ["bpe_course.chat", "bpe_course.corpus", "bpe_course.formats", "bpe_course.interop", "bpe_course.pretrained",
+             "bpe_course.scale", "bpe_course.tokenizer", "bpe_course.viz"]
+    code = (f"import sys, bpe_course\nbefore = [m for m in {rooms!r} if m in sys.modules]\n"
+            "import bpe_course.train, bpe_course.compare, bpe_course.pretokenize\n"
+            "from bpe_course import Tokenizer, train, compare, pretokenize\n"
+            "names = [type(getattr(bpe_course, n)).__name__ for n in ('train', 'compare', 'pretokenize')]\n"
+            "print(before, names, train is bpe_course.train_counts.__globals__['train'], "
+            "'bpe_course.tokenizer' in sys.modules, 'bpe_course.chat' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+    assert out.stdout.split() == ["[]", "['function',", "'function',", "'function']", "True", "True", "False"]

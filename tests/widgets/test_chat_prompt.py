@@ -6,6 +6,7 @@ import re
 
 import pytest
 
+from bpe_course import corpus
 from bpe_course.chat import chat_ids, chat_prompt
 from bpe_course.pretrained import mistral_v3 as sentencepiece_v3
 from bpe_course.widgets.chat_prompt import ChatPromptEditor, SAMPLE, parse_messages
@@ -74,3 +75,28 @@ def test_the_loss_mask_is_underlined_and_an_answer_last_makes_a_training_example
     editor.messages.value = "user: Hi\nassistant: Hello there\nuser: Bye"
     assert editor.ids == chat_ids(parse_messages(editor.messages.value), key) and "a prompt" in editor.status.value
     assert editor.mask == [p.trained for p in chat_prompt(parse_messages(editor.messages.value), key) for _ in p.ids]
+
+
+# ==== issue 34 (round 3): nothing hangs, fills memory, answers wrong or loses work ==============
+
+
+# ---- widgets: a bounded number of chips, however long the text ------------------------------------------
+def html_sizes(make_html, lengths=(20_000, 200_000)) -> list[int]:
+    words = " ".join(corpus.load("python_docs").split())
+    return [len(make_html(words[:n])) for n in lengths]
+
+
+def test_the_chat_editor_draws_at_most_max_chips_for_a_long_message():
+    pytest.importorskip("mistral_common")
+    from bpe_course.viz import MAX_CHIPS
+    from bpe_course.widgets.chat_prompt import ChatPromptEditor
+    editor = ChatPromptEditor("user: hi", version="v3")
+
+    def html(text):
+        editor.messages.value = "user: " + text
+        assert len(editor.ids) > 2 * MAX_CHIPS  # every id is still counted
+        assert editor.chips.value.count('class="bpe-chip ') == MAX_CHIPS
+        assert f"first {MAX_CHIPS:,} of {len(editor.ids):,} tokens shown" in editor.chips.value
+        return editor.chips.value
+    small, large = html_sizes(html)
+    assert large < 1.1 * small  # was 24 MB for 200 KB, 10x the 20 KB one
