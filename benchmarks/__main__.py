@@ -15,16 +15,16 @@ import json
 import time
 from pathlib import Path
 
-from . import encoders, reference, report, texts, tiktoken_files, training
+from . import encoders, reference, report, texts, tiktoken_files, training, vendors
 from .corpus import VERSION, build_corpus, prefix_file
 from .runner import CHILD_ENV, ROOT, run_child
 
 MB = 1_000_000
 SECTIONS = ("train", "naive", "encode", "long", "train_long", "stream", "encoders", "startup", "encode_files",
-            "growth", "scale", "tiktoken_files")
+            "vendors", "lm", "growth", "scale", "tiktoken_files")
 OPTIONAL_SECTIONS = ("growth", "scale")
 CORPORA = ("docs", "books", "mixed")
-NEEDS_BOOKS = {"encoders", "encode_files", "growth", "scale"}
+NEEDS_BOOKS = {"encoders", "encode_files", "vendors", "growth", "scale"}
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -64,6 +64,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--encoders-mb", type=float, default=1, help="books prose encoded in the encoders section")
     p.add_argument("--startup-runs", type=int, default=5, help="fresh processes per start-up timing")
     p.add_argument("--files-tokenizer", default="gpt2", help="tokenizer of the encode_files section")
+    p.add_argument("--vendors-mb", type=float, default=1, help="books and mixed prose encoded in the vendors section")
+    p.add_argument("--lm-chars", type=int, default=1_000_000,
+                   help="training characters of chapter 16's sweep in the lm section (the chapter's own: 1,000,000)")
     p.add_argument("--growth-mb", default="1,5,10,25,50", help="sizes of generated prose in the growth section")
     p.add_argument("--growth-vocab", type=int, default=10_000)
     p.add_argument("--growth-cap", type=float, default=1800, help="seconds before a growth training stops")
@@ -308,6 +311,16 @@ def main(argv: list[str] | None = None) -> list[dict]:
         paths = [args.corpora_dir / "books" / name for name in texts.BOOK_FILES]
         spec = reference.tiktoken_spec(args.files_tokenizer, out)
         rows += encoders.bench_encode_files(args, out, paths, args.files_tokenizer, spec)
+    if "vendors" in args.sections:
+        mixed = out / "mixed.txt"
+        texts.build_mixed(args.corpora_dir, args.languages_dir, mixed, args.mixed_share, args.mixed_repeats, args.seed)
+        prose = {case: training.corpus_files(case, source, out, [args.vendors_mb])[0]
+                 for case, source in (("books", books), ("mixed", mixed))}
+        descriptions.append("vendors: the first " + " and ".join(f"{size:,} bytes of the {case}"
+                                                                   for case, (_, _, size) in prose.items()))
+        rows += vendors.bench_vendors(args, {case: (path, size) for case, (_, path, size) in prose.items()})
+    if "lm" in args.sections:
+        rows += vendors.bench_lm(args)
     if "tiktoken_files" in args.sections:
         rows += tiktoken_files.bench(args)
     if "growth" in args.sections:

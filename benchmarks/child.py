@@ -275,10 +275,59 @@ def encode_files_task(task: dict) -> dict:
     return {"seconds": seconds, "tokens": count, "pss_mb": round(pss.mb, 1)}
 
 
+def vendor_encode(task: dict) -> dict:
+    """Tekken or SentencePiece v1, ours or the vendor's library, on prose: the first call on a new encoder, then
+    warm calls (median). Building the encoder (reading its file) is not timed."""
+    text = Path(task["path"]).read_text(encoding="utf-8")
+    from bpe_course.pretrained import named_file
+    if task["name"] == "tekken":
+        if task["tool"] == "ours":
+            from bpe_course.pretrained import tekken
+            encode_text = tekken().encode_ordinary
+        else:
+            from mistral_common.tokens.tokenizers.tekken import Tekkenizer
+            library = Tekkenizer.from_file(str(named_file("tekken")))
+            encode_text = lambda t: library.encode(t, bos=False, eos=False)  # noqa: E731
+    else:
+        if task["tool"] == "ours":
+            from bpe_course.algorithms.sentencepiece_bpe import SentencePieceBPE
+            encode_text = SentencePieceBPE.from_file(named_file("mistral-v1")).encode
+        else:
+            import sentencepiece
+            encode_text = sentencepiece.SentencePieceProcessor(model_file=str(named_file("mistral-v1"))).encode
+    ids, cold, again, warm = cold_and_warm(encode_text, text, task["repeats"])
+    return {"seconds": warm, "cold_seconds": cold, "tokens": len(ids), "ids": ids_digest(ids),
+            "warm_same_ids": again == ids}
+
+
+def lm_order5(task: dict) -> dict:
+    """Chapter 16's sweep (its text, tokenizer and vocabulary sizes), orders 2-4 measured, then timed: the models of
+    order 5 fitted and scored at every size, and the explorer moved from order 3 to 5 (the plot redrawn)."""
+    from bpe_course import Tokenizer, corpus
+    from bpe_course.train import train as train_run
+    from bpe_course.algorithms.model_quality import Sweep, vocab_points
+    from bpe_course.widgets.model_quality import ModelQualityExplorer
+    book_train, heldout_text = corpus.train_heldout("don_quixote")
+    train_text = book_train[:task["chars"]]
+    run = train_run(train_text, 256 + 8192, min_frequency=5)
+    tok = Tokenizer(run.vocab, run.merges)
+    sweep = Sweep(tok, train_text, heldout_text, vocab_points(len(tok.merges)))
+    sweep.measure((2, 3, 4))
+    explorer = ModelQualityExplorer(sweep, order=3)
+    start = time.perf_counter()
+    data = sweep.measure([5])
+    measured = time.perf_counter()
+    explorer.order.value = 5
+    moved = time.perf_counter()
+    return {"seconds": moved - start, "measure_seconds": measured - start,
+            "train_tokens": [len(sweep.encoded[k][0]) for k in sweep.merges],
+            "bits": [round(b, 6) for b in data["bits_per_byte"]]}
+
+
 TASKS = {"train": train, "train_long": train_long, "agree_naive": agree_naive, "encode": encode, "long_piece": long_piece,
          "stream": stream, "compare_ids": compare_ids, "distinct": distinct, "encode_pretrained": encode_pretrained,
          "startup": startup, "processes": processes, "encode_files": encode_files_task,
-         "tiktoken_file": tiktoken_files.task}
+         "tiktoken_file": tiktoken_files.task, "vendor_encode": vendor_encode, "lm_order5": lm_order5}
 
 
 def main() -> None:

@@ -144,6 +144,17 @@ def merges_from_ranks(ranks: dict[bytes, int],
     >>> ranks = {b"a": 0, b"b": 1, b"c": 2, b"ab": 3, b"abc": 4}
     >>> merges_from_ranks(ranks)
     [(b'a', b'b'), (b'ab', b'c')]
+
+    subtle: a vocabulary need not come from BPE alone. Llama 3 adds 27,744 tokens to cl100k's, and
+    BPE over lower ranks leaves 678 of them in three parts or more (``.:.:`` stops at ``.``, ``:.``,
+    ``:``). tiktoken still produces them: a piece that is a token is that token, and a pair ranks
+    as the token its two parts join into, however those parts were made. So such a token gets the
+    merge of a split of its bytes into two tokens of lower rank (:func:`two_part_split`); with the
+    merges in rank order, encoding ranks each pair by the token it makes, as tiktoken does, and
+    which split was taken changes no id. A token with no such split is refused.
+
+    >>> merges_from_ranks({b".": 0, b":": 1, b":.": 2, b".:": 3, b".:.:": 4})
+    [(b':', b'.'), (b'.', b':'), (b'.:', b'.:')]
     """
     merges = []
     for token, rank in sorted(ranks.items(), key=lambda item: item[1]):
@@ -151,7 +162,31 @@ def merges_from_ranks(ranks: dict[bytes, int],
             continue
         parts = merge(token, ranks, rank)
         if len(parts) != 2:
-            raise ValueError(f"token {token!r} (rank {rank}) cannot be built from two lower-ranked tokens; "
-                             f"BPE over lower ranks leaves {len(parts)} parts")
+            split = two_part_split(token, ranks, rank)
+            if split is None:
+                raise ValueError(f"token {token!r} (rank {rank}) cannot be built from two lower-ranked tokens: "
+                                 f"BPE over lower ranks leaves {len(parts)} parts, and no split of its bytes is "
+                                 "two tokens of lower rank")
+            parts = list(split)
         merges.append((parts[0], parts[1]))
     return merges
+
+
+def two_part_split(token: bytes, ranks: dict[bytes, int], rank: int) -> tuple[bytes, bytes] | None:
+    """A split of ``token`` into two tokens whose ranks are both below ``rank``, or None.
+
+    Where there are several, the one whose newer part is oldest (the lower of the two parts'
+    higher ranks), then the one with the shorter left part: a rule of this package's, since any
+    split gives the same ids.
+
+    >>> two_part_split(b".:.:", {b".": 0, b":": 1, b":.": 2, b".:": 3}, 4)
+    (b'.:', b'.:')
+    >>> two_part_split(b"abc", {b"a": 0, b"b": 1, b"c": 2}, 3) is None
+    True
+    """
+    best: tuple[int, int] | None = None
+    for k in range(1, len(token)):
+        left, right = ranks.get(token[:k], rank), ranks.get(token[k:], rank)
+        if left < rank and right < rank and (best is None or (max(left, right), k) < best):
+            best = (max(left, right), k)
+    return None if best is None else (token[:best[1]], token[best[1]:])

@@ -26,19 +26,18 @@ from typing import Any
 from itertools import islice
 from pathlib import Path
 
-from . import corpus, formats, pretrained
-from .cli_output import (TokenTable, find_first, read_stdin_text, render_tokens, stdin_text_blocks, use_color,
-                         write_bytes)
-from .corpus import load_text
+from . import pretrained
 from .encode_files import encode_files
 from .errors import CommandError, CorpusError, TokenizerFileError
-from .files import check_text_file, current_file, folder_lock, read_text_blocks, text_size
-from .formats.gpt2 import check_reads_back
-from .lab import default_workspace, prepare_workspace
+from .files import check_text_file, current_file, file_lock, folder_lock, read_text_blocks, text_size
 from .measures import ratio, shown
 from .resources import __version__, notebooks_dir
 from .tokenizer import Tokenizer
 from .train import check_train_args, train
+
+# subtle: what only some commands need (the corpora and their downloader, Mistral's files, the coloured
+# output, the lab, the file formats) is imported inside them: a one-line ``encode`` spends most of its time
+# starting up, and these imports were a third of it.
 
 PROG = "bpe-course"
 # What stats compares a text with unless told: the named tokenizers that come with the package itself.
@@ -59,6 +58,7 @@ def load_tokenizer(spec: str) -> Tokenizer:
     try:
         return Tokenizer.load(spec)
     except TokenizerFileError as exc:  # subtle: "pass format=..." is Python; here the file itself is named
+        from . import formats
         raise CommandError(str(exc).replace(f", or {formats.PASS_FORMAT}", "").replace(f"; {formats.PASS_FORMAT}",
                                                                                         "")) from None
 
@@ -66,6 +66,8 @@ def load_tokenizer(spec: str) -> Tokenizer:
 def text_source(source: str) -> str | Path:
     """A FILE argument, by the package's one rule for a name (:func:`bpe_course.corpus.find`): an existing
     file as a ``Path`` (read by streaming), else a built-in corpus's text."""
+    from . import corpus
+    from .corpus import load_text
     try:
         found = corpus.find(source)
     except (FileNotFoundError, CorpusError):  # subtle: said in the command's words, not load_text's
@@ -82,6 +84,7 @@ def text_source(source: str) -> str | Path:
 
 def saved_files(out: Path, format: str) -> list[Path]:
     """The files a save of ``format`` into the folder ``out`` writes."""
+    from . import formats
     if format == "gpt2":
         return [out / "encoder.json", out / "vocab.bpe"]
     file = out / formats.DEFAULT_FILENAMES[format]
@@ -101,6 +104,7 @@ def cmd_train(args: argparse.Namespace) -> int:
     if args.min_frequency < 1:
         args.parser.error(f"--min-frequency must be at least 1, got {args.min_frequency}")
     if args.format == "gpt2" and specials:  # subtle: checked before training, not found when saving
+        from .formats.gpt2 import check_reads_back
         only_specials = Tokenizer({b: bytes([b]) for b in range(256)} | {256 + k: s.encode("utf-8")
                                                                          for k, s in enumerate(specials)},
                                   [], specials, pattern="gpt2")
@@ -127,6 +131,7 @@ def cmd_train(args: argparse.Namespace) -> int:
 
 def _train_into(args: argparse.Namespace, out: Path, specials: list[str]) -> int:
     """Train and save into ``out``, whose lock this process holds."""
+    from . import formats
     # subtle: a tokenizer in another format counts too: beside it, DIR would no longer load by its name
     existing = [t.name for fmt in formats.FORMATS for t in saved_files(out, fmt) if current_file(t).exists()]
     if existing and not args.force:  # subtle: checked before training, so no work is lost either
@@ -135,12 +140,29 @@ def _train_into(args: argparse.Namespace, out: Path, specials: list[str]) -> int
     # subtle: a file goes down as a Path, so training streams it; only a built-in corpus is loaded as text
     documents = [text_source(source) for source in args.files]
     start = time.perf_counter()
-    vocab, merges, _, stop_reason = train(documents, args.vocab_size, specials, pattern=args.pattern,
-                                          min_frequency=args.min_frequency, progress=not args.quiet)
-    seconds = time.perf_counter() - start
-    tokenizer = Tokenizer(vocab, merges, specials, pattern=args.pattern)
-    tokenizer.save(out, format=args.format)
     saved = out if args.format == "gpt2" else out / formats.DEFAULT_FILENAMES[args.format]
+    tokenizer = None
+    try:
+        vocab, merges, _, stop_reason = train(documents, args.vocab_size, specials, pattern=args.pattern,
+                                              min_frequency=args.min_frequency, progress=not args.quiet)
+        seconds = time.perf_counter() - start
+        tokenizer = Tokenizer(vocab, merges, specials, pattern=args.pattern)
+        tokenizer.save(out, format=args.format)  # all or nothing (bpe_course.formats.save)
+    except KeyboardInterrupt:  # "interrupted" alone says nothing was saved, unless the save got through first
+        if tokenizer is not None and _holds(saved, args.format, tokenizer):
+            raise KeyboardInterrupt(f"interrupted; the tokenizer is saved ({args.format}) to {saved}") from None
+        raise
+    try:
+        _summary(args, documents, specials, tokenizer, vocab, merges, stop_reason, seconds, saved)
+    except KeyboardInterrupt:  # subtle: the learner must not read "nothing saved" and train again
+        raise KeyboardInterrupt(f"interrupted during the summary; the tokenizer is saved ({args.format}) to "
+                                f"{saved}") from None
+    return 0
+
+
+def _summary(args: argparse.Namespace, documents: list, specials: list[str], tokenizer: Tokenizer, vocab: dict,
+             merges: list, stop_reason: str, seconds: float, saved: Path) -> None:
+    """What ``train`` prints once its tokenizer is saved: the merges learned, the text's measures, where it is."""
     if not args.quiet:
         wanted = args.vocab_size - 256 - len(specials)
         early = f" (stopped early: {stop_reason}; asked for {wanted:,})" if len(merges) < wanted else ""
@@ -154,7 +176,16 @@ def _train_into(args: argparse.Namespace, out: Path, specials: list[str]) -> int
         print(f"training text: {part}{n_bytes:,} bytes, {n_words:,} words -> {n_tokens:,} tokens: "
               f"{_ratio(n_bytes, n_tokens)} bytes/token, {_ratio(n_tokens, n_words)} tokens/word")
         print(f"saved ({args.format}) to {saved}")
-    return 0
+
+
+def _holds(saved: Path, format: str, tokenizer: Tokenizer) -> bool:
+    """Whether ``saved`` loads as ``tokenizer`` (after a Ctrl-C during its save: did the save happen?)."""
+    try:
+        there = Tokenizer.load(saved, format=format)
+    except (OSError, ValueError):
+        return False
+    return (there.vocab, there.merges, there.special_tokens) == (tokenizer.vocab, tokenizer.merges,
+                                                                 tokenizer.special_tokens)
 
 
 SUMMARY_BYTES = 10**7  # the summary's tokens/word is measured on at most this much of each file
@@ -167,6 +198,31 @@ def _head(document: str | Path, limit: int) -> tuple[str, int]:
     if isinstance(document, str):
         return document, len(document.encode("utf-8"))
     return "".join(read_text_blocks(document, CorpusError, 0, limit)), text_size(document)
+
+
+def specials_mode(args: argparse.Namespace) -> str:
+    """``--specials`` as given, else the default for ``--tokenizer``: for a named tokenizer what its vendor's
+    library does with a special token typed into the text (``pretrained.Named.typed_specials``: tiktoken
+    refuses it, mistral-common and llama-models encode it as text), for a saved tokenizer ``allow``."""
+    if args.specials is not None:
+        return args.specials
+    named = pretrained.NAMED.get(args.tokenizer)
+    return named.typed_specials if named is not None else "allow"
+
+
+def vendor_defaults() -> str:
+    """``--specials``'s default per named tokenizer, in words, from the registry.
+
+    >>> vendor_defaults()
+    'error for gpt2, cl100k, o200k as tiktoken; text for tekken as mistral-common, llama3, llama4 as llama-models'
+    """
+    groups: dict[str, dict[str, list[str]]] = {}
+    for n in pretrained.named("byte-level", installed=False):
+        package = pretrained.PIP_NAMES.get(n.files[0].package, n.files[0].package)
+        vendor = "tiktoken" if n.typed_specials == "error" else package  # tiktoken is who refuses (its encode)
+        groups.setdefault(n.typed_specials, {}).setdefault(vendor, []).append(n.name)
+    return "; ".join(f"{mode} for " + ", ".join(f"{', '.join(names)} as {vendor}" for vendor, names in by.items())
+                     for mode, by in groups.items())
 
 
 def _ratio(a: int, b: int) -> str:
@@ -187,6 +243,7 @@ def cmd_encode(args: argparse.Namespace) -> int:
         return _encode_stdin(args, load_tokenizer(args.tokenizer))
     text = " ".join(args.text)
     tokenizer = load_tokenizer(args.tokenizer)
+    args.specials = specials_mode(args)
     if args.specials == "allow":
         ids = tokenizer.encode(text, allowed_special="all")
     elif args.specials == "text":
@@ -200,6 +257,7 @@ def cmd_encode(args: argparse.Namespace) -> int:
                                "--specials allow to encode it as its id, or --specials text as ordinary text") \
                 from exc
     if args.show:  # subtle: main() makes a terminal that is not UTF-8 print escapes for what it cannot show
+        from .cli_output import render_tokens, use_color
         line = render_tokens(tokenizer.token_bytes(ids), use_color(args.color, sys.stdout))
     else:
         line = " ".join(map(str, ids))
@@ -210,8 +268,10 @@ def cmd_encode(args: argparse.Namespace) -> int:
 def _encode_stdin(args: argparse.Namespace, tokenizer: Tokenizer) -> int:
     """``encode -``: standard input's ids (or tokens, ``--show``), streamed (``encode_iterable``): memory does
     not grow with the text."""
+    from .cli_output import render_tokens, stdin_text_blocks, use_color
     modes: dict[str, dict[str, Any]] = {"allow": {"allowed_special": "all"}, "text": {"disallowed_special": ()},
                                         "error": {}}
+    args.specials = specials_mode(args)
     ids = tokenizer.encode_iterable(stdin_text_blocks(), **modes[args.specials])
     color = args.show and use_color(args.color, sys.stdout)
     separator, shown = "", 0
@@ -259,8 +319,20 @@ def _encode_files(args: argparse.Namespace) -> int:
         args.parser.error("--input needs -o/--output NAME.npy (a NumPy array of ids)")
     if args.show:
         args.parser.error("--show is for text on the command line, not for --input files")
-    check_output_file(Path(args.output), args.force)
+    out = Path(args.output)
+    if out.parent.is_dir():  # subtle: else check_output_file says what is wrong with -o
+        # subtle: held from before the check until the .npy is in place, so a second encode into the same file
+        # at once fails at once (it would pass the check, and the last to finish would replace the other's ids)
+        with file_lock(out, CommandError, "another 'bpe-course encode' is writing"):
+            return _encode_files_into(args, out)
+    return _encode_files_into(args, out)
+
+
+def _encode_files_into(args: argparse.Namespace, out: Path) -> int:
+    """``encode --input``'s work, for an output that this process alone writes."""
+    check_output_file(out, args.force)
     tokenizer = load_tokenizer(args.tokenizer)
+    args.specials = specials_mode(args)
     if args.separator is not None and args.separator not in tokenizer.special_tokens:
         raise CommandError(f"--separator {args.separator!r} is not a special token of {args.tokenizer} (its special "
                            f"tokens: {', '.join(map(repr, sorted(tokenizer.special_tokens))) or 'none'})")
@@ -274,6 +346,7 @@ def _encode_files(args: argparse.Namespace) -> int:
             raise CommandError(f"--input {path}: a pipe; --input reads files in parts on every core (to encode a "
                                "stream, pipe it into 'bpe-course encode -')")
     if args.specials == "error" and tokenizer.special_tokens:  # subtle: found first, before any work, and named
+        from .cli_output import find_first
         found = find_first(args.input, list(tokenizer.special_tokens))  # by file and offset, as no encoder can
         if found is not None:
             raise CommandError(f"{found[0]}, byte offset {found[1]}: the special token {found[2]!r}, and --specials "
@@ -287,6 +360,7 @@ def _encode_files(args: argparse.Namespace) -> int:
 
 
 def cmd_decode(args: argparse.Namespace) -> int:
+    from .cli_output import read_stdin_text, write_bytes
     if "-" in args.ids and len(args.ids) > 1:
         args.parser.error("give the ids as arguments, or '-' alone to read them from standard input")
     from_stdin = not args.ids or args.ids == ["-"]
@@ -309,6 +383,7 @@ def cmd_decode(args: argparse.Namespace) -> int:
 
 # ---- stats -------------------------------------------------------------------------------------
 def cmd_stats(args: argparse.Namespace) -> int:
+    from .cli_output import TokenTable
     texts = [(source, text_source(source)) for source in args.files]  # subtle: a bad file fails first
     specs = list(STATS_DEFAULT) + [t for t in (args.tokenizer or []) if t not in STATS_DEFAULT]
     tokenizers = [(spec, load_tokenizer(spec)) for spec in specs]
@@ -376,6 +451,8 @@ def cmd_lab(args: argparse.Namespace) -> int:
     import importlib.util
     import shlex
     import subprocess
+
+    from .lab import default_workspace, prepare_workspace
     source = notebooks_dir()
     folder = Path(args.dir) if args.dir else default_workspace(source)
     for line in prepare_workspace(source, folder):  # subtle: never overwrites a chapter the learner edited
@@ -393,6 +470,7 @@ def cmd_lab(args: argparse.Namespace) -> int:
 
 # ---- the parser --------------------------------------------------------------------------------
 def build_parser() -> argparse.ArgumentParser:
+    from .formats import FORMATS
     parser = argparse.ArgumentParser(prog=PROG, description="Byte-pair encoding from the command line: train "
                                      "tokenizers, encode and decode text, compare tokenizers, open the course.",
                                      epilog="Run 'bpe-course COMMAND --help' for a command's options and examples.")
@@ -421,7 +499,7 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_argument("--pattern", choices=("gpt2", "gpt4", "none"), default="gpt2",
                        help="pre-tokenization regex (default: %(default)s)")
     train.add_argument("-o", "--output", required=True, metavar="DIR", help="directory to save the tokenizer in")
-    train.add_argument("--format", choices=formats.FORMATS, default="bpe-course",
+    train.add_argument("--format", choices=FORMATS, default="bpe-course",
                        help="file format (default: %(default)s)")
     train.add_argument("-q", "--quiet", action="store_true", help="no progress bar and no summary")
     train.add_argument("--force", action="store_true", help="replace a tokenizer already saved in DIR")
@@ -438,11 +516,13 @@ def build_parser() -> argparse.ArgumentParser:
                         help="with --show: plain [token] brackets even on a terminal (also: NO_COLOR=1)")
     encode.add_argument("--color", dest="color", action="store_const", const="always",
                         help="with --show: colours even when the output is not a terminal")
-    encode.add_argument("--specials", choices=("allow", "text", "error"), default="allow",
-                        help="special tokens in the text: encode them as their ids (allow, the default), as "
-                        "ordinary text (text), or stop with an error (error, tiktoken's default)")
+    encode.add_argument("--specials", choices=("allow", "text", "error"), default=None,
+                        help="special tokens typed in the text: encode them as their ids (allow), as ordinary "
+                        "text (text), or stop with an error (error). Default: what a named tokenizer's own library "
+                        f"does ({vendor_defaults()}); allow for a saved tokenizer")
     encode.add_argument("--input", nargs="+", metavar="FILE", help="encode these UTF-8 files (streaming, in "
-                        "parallel, in flat memory) into the .npy array given with -o")
+                        "parallel, in flat memory; a tokenizer file whose pattern cannot be cut at spaces holds "
+                        "each file's text, not its ids) into the .npy array given with -o")
     encode.add_argument("-o", "--output", metavar="NAME.npy", help="with --input: where to write the ids "
                         "(uint16 when every id fits, else uint32)")
     encode.add_argument("--separator", metavar="TOKEN", help="with --input: a special token put after each file, "
@@ -516,8 +596,8 @@ def main(argv: list[str] | None = None) -> int:
         status = args.func(args)
         sys.stdout.flush()  # subtle: a write error must show now, as a failure, not at exit
         return status
-    except KeyboardInterrupt:
-        print(f"{PROG}: interrupted", file=sys.stderr)
+    except KeyboardInterrupt as exc:  # subtle: a command says what was done before it (saved, nothing written)
+        print(f"{PROG}: {str(exc) or 'interrupted'}", file=sys.stderr)
         return 130
     except BrokenPipeError:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # subtle: no second error at exit

@@ -38,11 +38,8 @@ from dataclasses import dataclass
 from operator import itemgetter
 from random import Random
 
-__all__ = [  # a face of its own (tests/test_face.py): what a chapter may use of the yardstick
-    "DASH", "Difference", "Interval", "LEVEL", "MINUS", "N_RESAMPLES", "Seeds", "between", "bootstrap", "compare",
-    "decimals_for", "estimate", "how_many", "number", "paragraph_bytes", "percentile", "rank_correlation", "ranks",
-    "ratio_of_sums", "spearman", "spearman_interval", "units_of",
-]
+__all__ = ["Difference", "Interval", "Seeds", "bootstrap", "compare", "estimate", "how_many", "number",
+           "paragraph_bytes", "rank_correlation", "ratio_of_sums", "spearman", "spearman_interval", "units_of"]  # tests/test_face.py
 
 N_RESAMPLES = 2000
 LEVEL = 0.95

@@ -41,7 +41,7 @@ from .tokenizer import Tokenizer
 
 READ_BYTES = 1 << 20  # a worker reads and decodes its range this many bytes at a time
 PARTS_PREFIX = ".encode-"  # the folder of a call's parts, beside the .npy: removed at the end, or by a later call
-WRITE_IDS = 1 << 18  # ids gathered before they are written out
+WRITE_IDS = 1 << 18  # ids read at a time when the parts are joined into the .npy
 _U32 = "I" if array("I").itemsize == 4 else "L"  # a 32-bit unsigned typecode
 SPECIALS_MODES: dict[str, dict[str, Any]] = {"allow": {"allowed_special": "all"}, "text": {"disallowed_special": ()},
                                              "error": {}}
@@ -77,14 +77,18 @@ def encode_files(tokenizer: Tokenizer, paths: Sequence[str | os.PathLike], out: 
     remove_stale_parts(folder or Path(tempfile.gettempdir()))
     with tempfile.TemporaryDirectory(prefix=PARTS_PREFIX, dir=folder) as tmp, \
             folder_lock(tmp, RuntimeError, "another encode_files is using"):  # the lock says: alive
-        parts = [Path(tmp) / f"part{k}.u32" for k in range(len(jobs))]
-        args = [(*job, part, specials) for job, part in zip(jobs, parts)]
+        parts = [Path(tmp) / f"part{k}.ids" for k in range(len(jobs))]
+        # subtle: when every id of the tokenizer fits 16 bits, the workers write them so and the parts are only
+        # copied into the .npy; otherwise as 32 bits, narrowed here if the ids found all fit after all
+        typecode = "H" if max(tokenizer.vocab) < 1 << 16 else _U32
+        args = [(*job, part, specials, typecode) for job, part in zip(jobs, parts)]
         bar = _bar(sum(end - start for _, start, end in jobs), progress)
         results = _run(tokenizer, args, workers, bar)
         separator_id = tokenizer.special_tokens[separator] if separator is not None else None
         biggest = max([m for _, m in results] + [separator_id or 0])
         total = sum(n for n, _ in results) + (len(paths) if separator_id is not None else 0)
-        _write_npy(out, parts, total, biggest, file_ends if separator_id is not None else set(), separator_id)
+        _write_npy(out, parts, typecode, total, biggest, file_ends if separator_id is not None else set(),
+                   separator_id)
     return total
 
 
@@ -156,30 +160,28 @@ def _run(tokenizer: Tokenizer, args: list[tuple], workers: int | None, bar) -> l
 
 
 def _encode_range(tokenizer: Tokenizer, path: Path, start: int, end: int, part: Path,
-                  specials: str) -> tuple[int, int]:
-    """Encode bytes ``start:end`` of ``path`` into ``part`` (raw uint32); the count and the largest id."""
-    ids = array(_U32)
+                  specials: str, typecode: str = _U32) -> tuple[int, int]:
+    """Encode bytes ``start:end`` of ``path`` into ``part`` (raw little-endian numbers of ``typecode``, an
+    ``array`` code); the count and the largest id."""
     written, biggest = 0, 0
     text = read_text_blocks(path, CorpusError, start, end, block=READ_BYTES, hint=RESAVE)
     with open(part, "wb") as out:
-        for token_id in tokenizer.encode_iterable(text, **SPECIALS_MODES[specials]):
-            ids.append(token_id)
-            if len(ids) >= WRITE_IDS:
-                biggest = max(biggest, max(ids))
-                ids.tofile(out)
-                written += len(ids)
-                ids = array(_U32)
-        if ids:
-            biggest = max(biggest, max(ids))
-            ids.tofile(out)
-            written += len(ids)
+        # subtle: a list of ids per stretch of text (a megabyte's worth at most), stored in C: a Python step
+        # per id (array.append over encode_iterable) took about as long as the encoding itself
+        for block in tokenizer._encode_blocks(text, **SPECIALS_MODES[specials]):
+            if block:
+                biggest = max(biggest, max(block))
+                _little_endian(array(typecode, block)).tofile(out)
+                written += len(block)
     return written, biggest
 
 
-def _write_npy(out: Path, parts: list[Path], total: int, biggest: int, separate_after: set[int],
+def _write_npy(out: Path, parts: list[Path], typecode: str, total: int, biggest: int, separate_after: set[int],
                separator_id: int | None) -> None:
-    """Join the parts into a version-1.0 ``.npy`` of ``uint16`` (when every id fits) or ``uint32``."""
+    """Join the parts (little-endian numbers of ``typecode``) into a version-1.0 ``.npy`` of ``uint16`` (when
+    every id fits) or ``uint32``."""
     narrow = biggest < 1 << 16
+    size = array(typecode).itemsize
     header = f"{{'descr': '{'<u2' if narrow else '<u4'}', 'fortran_order': False, 'shape': ({total},), }}"
     header += " " * (-(len(header) + 11) % 64) + "\n"  # subtle: the data starts at a multiple of 64 bytes
     tmp = out.with_name(f".{out.name}.tmp")
@@ -188,10 +190,12 @@ def _write_npy(out: Path, parts: list[Path], total: int, biggest: int, separate_
             f.write(b"\x93NUMPY\x01\x00" + len(header).to_bytes(2, "little") + header.encode("latin-1"))
             for k, part in enumerate(parts):
                 with open(part, "rb") as src:
-                    while block := src.read(4 * WRITE_IDS):
-                        ids = array(_U32)
+                    if narrow == (typecode == "H"):  # already as the .npy holds them
+                        shutil.copyfileobj(src, f, size * WRITE_IDS)
+                    while narrow and typecode != "H" and (block := src.read(size * WRITE_IDS)):
+                        ids = array(typecode)
                         ids.frombytes(block)
-                        _little_endian(array("H", ids) if narrow else ids).tofile(f)
+                        _little_endian(array("H", _little_endian(ids))).tofile(f)
                 if k in separate_after:
                     _little_endian(array("H" if narrow else _U32, [separator_id])).tofile(f)
         os.replace(tmp, out)

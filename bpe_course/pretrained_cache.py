@@ -16,6 +16,11 @@ byte order) or bytes::
     left[m]     where each merge's left part stands in vocab order (0 to n - 1; not its id)
     right[m]    where its right part stands
 
+A file made from a :class:`~bpe_course.tokenizer.Tokenizer` that passed its checks says so in its
+header (``"checked"``, with how that tokenizer ranks pairs), and :func:`load_tokenizer` then builds
+it without running them again (:meth:`~bpe_course.tokenizer.Tokenizer.from_checked`): the checks were
+most of the time of a start-up from the cache.
+
 >>> vocab = {i: bytes([i]) for i in range(256)} | {256: b"ow", 257: b"low"}
 >>> merges = [(b"o", b"w"), (b"l", b"ow")]
 >>> data = pack("demo", {"demo.txt": "ab" * 32}, vocab, merges, {}, "gpt2")
@@ -33,17 +38,24 @@ import hashlib
 import json
 import sys
 from array import array
+from collections.abc import Callable
+from functools import partial
 from itertools import accumulate
 
 from .errors import CacheMismatch
+from .tokenizer import Tokenizer
 
 FORMAT = "bpe-course-pretrained-cache"
-VERSION = 2  # raise whenever the layout or what the loaders put into it changes: old files are then rebuilt
+VERSION = 3  # raise whenever the layout or what the loaders put into it changes: old files are then rebuilt
 
 
 def pack(name: str, sources: dict[str, str], vocab: dict[int, bytes], merges: list[tuple[bytes, bytes]],
-         special_tokens: dict[str, int], pattern: str | None) -> bytes:
-    """The cache file's bytes for a tokenizer made from ``sources`` (file name -> sha256)."""
+         special_tokens: dict[str, int], pattern: str | None, ranks_by_id: bool | None = None) -> bytes:
+    """The cache file's bytes for a tokenizer made from ``sources`` (file name -> sha256).
+
+    ``ranks_by_id`` (:attr:`Tokenizer.ranks_by_id`) is given only for data that passed ``Tokenizer``'s
+    checks (see :func:`pack_tokenizer`); the header then marks the file as checked.
+    """
     special_ids = set(special_tokens.values())
     place = {token: k for k, (i, token) in enumerate(vocab.items()) if i not in special_ids}
     ids = array("I", vocab)
@@ -57,8 +69,26 @@ def pack(name: str, sources: dict[str, str], vocab: dict[int, bytes], merges: li
     header = {"format": FORMAT, "version": VERSION, "name": name, "sources": sources,
               "byteorder": sys.byteorder, "tokens": len(vocab), "merges": len(merges), "blob": len(blob),
               "special_tokens": special_tokens, "pattern": pattern}
+    if ranks_by_id is not None:
+        header["checked"] = {"ranks_by_id": bool(ranks_by_id)}
     body = json.dumps(header).encode("ascii") + b"\n" + payload
     return hashlib.sha256(body).hexdigest().encode("ascii") + b"\n" + body
+
+
+def pack_tokenizer(name: str, sources: dict[str, str], tokenizer: Tokenizer, pattern: str | None) -> bytes:
+    """The cache file's bytes for ``tokenizer`` (built, so checked) with ``pattern``, made from ``sources``."""
+    return pack(name, sources, tokenizer.vocab, tokenizer.merges, tokenizer.special_tokens, pattern,
+                tokenizer.ranks_by_id)
+
+
+def load_tokenizer(data: bytes, name: str, sources: dict[str, str]) -> Tokenizer:
+    """The tokenizer a cache file holds (with its pattern): without ``Tokenizer``'s checks when the file says
+    they were passed, else with them. Raises :class:`CacheMismatch` as :func:`unpack` does."""
+    vocab, merges, specials, pattern, header = _read(data, name, sources)
+    checked = header.get("checked")
+    if isinstance(checked, dict) and isinstance(checked.get("ranks_by_id"), bool):
+        return Tokenizer.from_checked(vocab, merges, specials, pattern, checked["ranks_by_id"], header["merges"])
+    return Tokenizer(vocab, merges(), specials, pattern)
 
 
 def unpack(data: bytes, name: str, sources: dict[str, str]
@@ -67,6 +97,14 @@ def unpack(data: bytes, name: str, sources: dict[str, str]
 
     Raises :class:`CacheMismatch` saying why when the file is not exactly that.
     """
+    vocab, merges, specials, pattern, _ = _read(data, name, sources)
+    return vocab, merges(), specials, pattern
+
+
+def _read(data: bytes, name: str, sources: dict[str, str]
+          ) -> tuple[dict[int, bytes], Callable[[], list], dict[str, int], str | None, dict]:
+    """:func:`unpack`'s result, with a function that makes the merges (they are made when first needed:
+    encoding never needs them), and the file's header."""
     body = memoryview(data)[65:]
     if len(data) < 65 or data[64:65] != b"\n" or hashlib.sha256(body).hexdigest().encode("ascii") != data[:64]:
         raise CacheMismatch("the file's sha256 differs from the one it starts with (damaged)")
@@ -98,11 +136,18 @@ def unpack(data: bytes, name: str, sources: dict[str, str]
         ends = list(accumulate(lengths))
         if ends and ends[-1] != n_blob:
             raise CacheMismatch("the token lengths do not add up to the blob")
-        tokens = [blob[a:b] for a, b in zip([0, *ends], ends)]
+        tokens = list(map(blob.__getitem__, map(slice, [0, *ends], ends)))  # subtle: in C, not a loop of slices
         vocab = dict(zip(ids, tokens))
-        merges = list(zip(map(tokens.__getitem__, left), map(tokens.__getitem__, right)))
+        if m and max(max(left), max(right)) >= n:
+            raise CacheMismatch("a merge's part is no token of the file")
+        merges = partial(_merges, tokens, left, right)
     except (IndexError, KeyError, TypeError, ValueError) as exc:
         if isinstance(exc, CacheMismatch):
             raise
         raise CacheMismatch(f"inconsistent contents ({type(exc).__name__}: {exc})") from None
-    return vocab, merges, specials, pattern
+    return vocab, merges, specials, pattern, header
+
+
+def _merges(tokens: list[bytes], left: array, right: array) -> list[tuple[bytes, bytes]]:
+    """The merges of a cache file, from where their parts stand among its tokens."""
+    return list(zip(map(tokens.__getitem__, left), map(tokens.__getitem__, right)))

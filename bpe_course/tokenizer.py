@@ -12,20 +12,21 @@
 from __future__ import annotations
 
 import operator
-from collections.abc import Iterable, Iterator, Mapping
-from itertools import chain, compress, repeat
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from itertools import chain, compress, islice, repeat
 from pathlib import Path
 
-from . import formats
 from .errors import TokenizerFileError
 from .bpe import first_merge_ranks, merge_bytes, merges_from_ranks
 from .fast.piece import encode_long_piece, joinable_pairs, merge_any_length
-from .pretokenize import (PatternTimeoutError, check_special_tokens, pattern_name, pretokenize,
+from .pretokenize import (PatternTimeoutError, check_special_tokens, pattern_name, pretokenize, pretokenize_lazily,
                           replace_lone_surrogates, resolve_pattern, safe_cut, specials_regex)
 
 LONG_PIECE = 64  # longer pieces are cut into independent parts, long parts merged with a heap (O(n log n))
 CACHE_LIMIT = 50_000  # pre-tokens remembered between calls; the cache is emptied when full
+SHOWN_SPECIALS = 8  # special tokens a repr names; the rest are counted
 STREAM_CHUNK = 1 << 16  # characters gathered before encode_iterable looks for a safe cut
+STREAM_PIECES = 1 << 14  # pieces encoded at a time when a text is encoded lazily (no safe cut known)
 
 
 def recover_merges(ranks: dict[bytes, int]) -> list[tuple[bytes, bytes]]:
@@ -40,6 +41,10 @@ class Tokenizer:
     ``special_tokens`` is a list of strings already in ``vocab`` (as their UTF-8 bytes), or a
     ``{token: id}`` mapping. ``pattern`` is ``"gpt2"``, ``"gpt4"``, ``"gpt4o"``, ``"none"`` or a regex.
     """
+
+    _merges: list[tuple[bytes, bytes]] | None  # None until made (see the merges property)
+    _recover_merges: Callable[[], list[tuple[bytes, bytes]]] | None  # what makes them, until then
+    _n_merges: int | None  # how many there will be, until then
 
     def __init__(self, vocab: Mapping[int, bytes], merges: Iterable[tuple[bytes, bytes]],
                  special_tokens: Iterable[str] | Mapping[str, int] = (), pattern: str | None = "gpt2") -> None:
@@ -60,10 +65,68 @@ class Tokenizer:
         if not (all(map(known, made)) and all(map(known, chain.from_iterable(self.merges)))):
             _name_unknown_part(self.merges, self._id_of)
         self._rank: dict[bytes, int] = _pair_ranks(self.merges, made, self._id_of)  # what encoding ranks a pair by
+        self._start_caches()
+
+    def _start_caches(self) -> None:
         self._merge_rank: dict[bytes, int] | None = None  # made on first use, see first_merge_ranks
         self._cache: dict[str, tuple[int, ...]] = {}  # pre-token -> ids; never more than CACHE_LIMIT
         self._joinable: bytes | None = None  # built on the first long piece (see _independent_parts)
         self._source: str | None = None  # the file it was loaded from, named when its pattern fails
+
+    @property
+    def merges(self) -> list[tuple[bytes, bytes]]:
+        """The merges, ``(left, right)`` pairs of tokens in creation order.
+
+        subtle: a tokenizer made by :meth:`from_checked` from a rank file it can trust (cl100k's and
+        o200k's, by their sha256) or from a start-up cache file makes this list only when it is first
+        asked for. Encoding never needs it (a pair ranks as the token it makes), and recovering it from
+        100,000-200,000 ranks takes seconds: tiktoken never builds it at all.
+        """
+        if self._merges is None:
+            assert self._recover_merges is not None  # subtle: one of the two is always set
+            self._merges = self._recover_merges()
+            self._recover_merges = None
+        return self._merges
+
+    @merges.setter
+    def merges(self, merges: list[tuple[bytes, bytes]]) -> None:
+        self._merges, self._recover_merges = merges, None
+
+    def _merge_count(self) -> int:
+        """``len(self.merges)``, without making the list."""
+        return self._n_merges if self._merges is None and self._n_merges is not None else len(self.merges)
+
+    @property
+    def ranks_by_id(self) -> bool:
+        """Whether encoding ranks a pair by the id of the token it makes (ids grow with the merges, see
+        ``_pair_ranks``): what a start-up cache file records, so that :meth:`from_checked` need not work it out."""
+        return self._rank is self._id_of
+
+    @classmethod
+    def from_checked(cls, vocab: dict[int, bytes], merges: list[tuple[bytes, bytes]] | Callable[[], list],
+                     special_tokens: dict[str, int], pattern: str | None, ranks_by_id: bool,
+                     n_merges: int | None = None) -> Tokenizer:
+        """A tokenizer from data known to pass ``Tokenizer(...)``'s checks, without running them again.
+
+        For a start-up cache file (:mod:`bpe_course.pretrained_cache`), which holds a tokenizer that
+        was built and checked when the file was made and is verified whole by its sha256 on every load,
+        and for a rank file whose sha256 is that of a file known to pass them (``pretrained``). The checks
+        are most of the time of building cl100k or o200k; give this nothing else.
+
+        ``merges`` may be a function that makes the list (called once, when :attr:`merges` is first
+        read; ``n_merges`` is then its length).
+        """
+        self = cls.__new__(cls)
+        self.vocab, self.pattern = vocab, resolve_pattern(pattern)
+        if callable(merges):
+            self._merges, self._recover_merges, self._n_merges = None, merges, n_merges
+        else:
+            self.merges = merges
+        self.special_tokens = dict(special_tokens)
+        self._id_of = _ordinary_ids(vocab, set(special_tokens.values()))
+        self._rank = self._id_of if ranks_by_id else first_merge_ranks(self.merges)
+        self._start_caches()
+        return self
 
     def _find_specials(self, special_tokens: Iterable[str] | Mapping[str, int]) -> dict[str, int]:
         if isinstance(special_tokens, Mapping):
@@ -85,8 +148,11 @@ class Tokenizer:
 
     def __repr__(self) -> str:
         name = pattern_name(self.pattern) or "custom"
-        return (f"Tokenizer(n_vocab={self.n_vocab}, merges={len(self.merges)}, "
-                f"special_tokens={list(self.special_tokens)}, pattern={name!r})")
+        specials = list(self.special_tokens)
+        if len(specials) > SHOWN_SPECIALS:  # subtle: Llama 4 has 2,048, a 60 KB repr
+            specials = [*specials[:SHOWN_SPECIALS - 1], f"... {len(specials) - SHOWN_SPECIALS + 1:,} more"]
+        return (f"Tokenizer(n_vocab={self.n_vocab}, merges={self._merge_count()}, "
+                f"special_tokens={specials}, pattern={name!r})")
 
     @property
     def n_vocab(self) -> int:
@@ -121,13 +187,7 @@ class Tokenizer:
         """
         allowed, disallowed = self._special_sets(allowed_special, disallowed_special)
         text = _check_text(text)
-        if disallowed and (finder := specials_regex(tuple(sorted(disallowed)))) is not None:
-            found = finder.search(text)
-            if found:
-                raise ValueError(
-                    f"the text contains the special token {found.group()!r} at character {found.start()}. "
-                    f"To encode it as the special token, pass allowed_special={{{found.group()!r}}} (or 'all'); "
-                    "to encode it as ordinary text, pass disallowed_special=()")
+        _refuse_disallowed(text, disallowed)
         if not allowed:
             return self.encode_ordinary(text)
         ids: list[int] = []
@@ -169,8 +229,18 @@ class Tokenizer:
 
     def encode_ordinary(self, text: str) -> list[int]:
         """Encode ``text`` treating special-token text as ordinary text."""
-        pieces = self._pretokenize(_check_text(text))
+        return self._ids_of_pieces(self._pretokenize(_check_text(text)))
+
+    def _ids_of_pieces(self, pieces: list[str]) -> list[int]:
+        """The ids of a text's pieces, strung together."""
         cache = distinct = self._cache
+        if cache:
+            # subtle: a text whose pieces are all known (most of a text seen before) has nothing to add, so
+            # that is tried first, without the set of its distinct pieces; a new piece stops it at once
+            try:
+                return list(chain.from_iterable(map(cache.__getitem__, pieces)))
+            except KeyError:
+                pass
         missing = set(pieces).difference(cache)
         if missing:
             if len(cache) + len(missing) > CACHE_LIMIT:
@@ -252,8 +322,9 @@ class Tokenizer:
         >>> tok.encode_ordinary_truncated(" low", 2) == tok.truncated(2).encode_ordinary(" low")
         True
         """
-        if isinstance(n_merges, bool) or not isinstance(n_merges, int):
+        if isinstance(n_merges, bool) or not hasattr(type(n_merges), "__index__"):
             raise TypeError(f"n_merges must be an int, got {n_merges!r}")
+        n_merges = operator.index(n_merges)  # subtle: a NumPy integer (a slider's value, an array's) is an int
         if not 0 <= n_merges <= len(self.merges):
             raise ValueError(f"n_merges must be between 0 and {len(self.merges)}, got {n_merges}")
         merge_ranks = self.first_merge_ranks()
@@ -289,6 +360,13 @@ class Tokenizer:
         bounded by the longest stretch without a safe cut (for GPT-2/GPT-4 patterns: a space
         between two non-space characters, or the end of a special token).
         """
+        for ids in self._encode_blocks(texts, allowed_special=allowed_special, disallowed_special=disallowed_special):
+            yield from ids
+
+    def _encode_blocks(self, texts: Iterable[str], *, allowed_special: Iterable[str] | str = frozenset(),
+                       disallowed_special: Iterable[str] | str = "all") -> Iterator[list[int]]:
+        """:meth:`encode_iterable`'s ids a list at a time, one list per stretch of text cut safely: for a
+        caller that stores them in bulk (``bpe_course.encode_files``), with no Python step per id."""
         allowed, _ = self._special_sets(allowed_special, disallowed_special)  # fail early on bad arguments
         specials = tuple(self.special_tokens)
         parts: list[str] = []
@@ -303,13 +381,38 @@ class Tokenizer:
             # split off (allowed) is a pre-token boundary; encoded as ordinary text, "<|x|>." is one piece.
             cut = safe_cut(buffer, self.pattern, specials, split_off=allowed)
             if cut:
-                yield from self.encode(buffer[:cut], allowed_special=allowed_special,
-                                       disallowed_special=disallowed_special)
+                yield self.encode(buffer[:cut], allowed_special=allowed_special, disallowed_special=disallowed_special)
                 buffer = buffer[cut:]
             parts, size = [buffer], len(buffer)
             next_try = size + STREAM_CHUNK if cut else 2 * size  # subtle: doubling keeps it linear
-        yield from self.encode("".join(parts), allowed_special=allowed_special,
-                               disallowed_special=disallowed_special)
+        # subtle: with a pattern of its own (no known safe cut) the whole text ends up here; its pieces and ids
+        # are made a batch at a time, so memory holds the text, not the ~17 bytes a character of both as lists
+        yield from self._encode_lazily("".join(parts), allowed_special, disallowed_special)
+
+    def _encode_lazily(self, text: str, allowed_special, disallowed_special) -> Iterator[list[int]]:
+        """``encode(text)``'s ids a list at a time, its pieces found and encoded ``STREAM_PIECES`` at a time
+        (``text`` went through ``_check_text`` already, a part at a time: no second copy of it is made here)."""
+        if len(text) < STREAM_CHUNK:
+            yield self.encode(text, allowed_special=allowed_special, disallowed_special=disallowed_special)
+            return
+        allowed, disallowed = self._special_sets(allowed_special, disallowed_special)
+        _refuse_disallowed(text, disallowed)
+        start = 0
+        for found in self._allowed_specials_in(text, allowed) if allowed else ():
+            yield from self._ordinary_lazily(text[start:found.start()])
+            yield [self.special_tokens[found.group()]]
+            start = found.end()
+        yield from self._ordinary_lazily(text[start:])
+
+    def _ordinary_lazily(self, text: str) -> Iterator[list[int]]:
+        try:
+            pieces = pretokenize_lazily(text, self.pattern)
+            while batch := list(islice(pieces, STREAM_PIECES)):
+                yield self._ids_of_pieces(batch)
+        except PatternTimeoutError as exc:
+            if self._source is None:
+                raise
+            raise TokenizerFileError(f"{self._source}: {exc}") from None
 
     # ---- decoding ------------------------------------------------------------------------
     def decode_bytes(self, ids: Iterable[int]) -> bytes:
@@ -358,12 +461,14 @@ class Tokenizer:
         other name as ``"bpe-course"``. A name that loading would read as another format than the
         one asked for (``x.tiktoken`` as JSON, ``vocab.bpe``) is refused: the name and the format agree.
         """
+        from . import formats  # subtle: here, not at the top: encoding alone never needs the file formats
         format = _format_for_name(Path(path), format)
         formats.save(self, path, format=format, recover=recover_merges)
 
     @classmethod
     def load(cls, path, format: str | None = None) -> Tokenizer:
         """Read a tokenizer saved in any format; a file whose data is inconsistent names the file."""
+        from . import formats
         data = formats.load(path, format=format, recover=recover_merges)
         try:
             tokenizer = cls(*data)
@@ -403,6 +508,17 @@ class _RanksBelow:
     def get(self, token: bytes, default: int | None = None) -> int | None:
         rank = self.ranks.get(token)
         return rank if rank is not None and rank < self.limit else default
+
+
+def _refuse_disallowed(text: str, disallowed: set[str]) -> None:
+    """tiktoken's rule: a special token in the text that is not allowed raises ``ValueError`` (naming where)."""
+    if disallowed and (finder := specials_regex(tuple(sorted(disallowed)))) is not None:
+        found = finder.search(text)
+        if found:
+            raise ValueError(
+                f"the text contains the special token {found.group()!r} at character {found.start()}. "
+                f"To encode it as the special token, pass allowed_special={{{found.group()!r}}} (or 'all'); "
+                "to encode it as ordinary text, pass disallowed_special=()")
 
 
 def _check_text(text: str) -> str:

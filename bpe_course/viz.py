@@ -15,6 +15,10 @@ from collections.abc import Sequence
 # Eight light, distinct background colours; neighbouring tokens always differ.
 PALETTE = ("#ffd6a5", "#caffbf", "#9bf6ff", "#bdb2ff", "#ffc6ff", "#fdffb6", "#a0c4ff", "#ffadad")
 
+# The most chips a widget draws: a long text is summed up in counts, and its chips stop here, so a 200 KB
+# message is not 24 MB of HTML sent to the browser (issue 34). merge_count and playground stop at it too.
+MAX_CHIPS = 1500
+
 CHIP_STYLE = ("display:inline-block;margin:1px;padding:1px 3px;border-radius:4px;"
               "font-family:monospace;font-size:13px;white-space:pre;color:#000;background:{bg}")
 
@@ -61,15 +65,18 @@ def word_groups(tokens: Sequence[bytes | str]) -> list[list[int]]:
 
 
 def chips_html(tokens: Sequence[bytes | str], ids: Sequence[int] | None = None, *, css_class: str = "bpe-chips",
-               show_ids: bool = False, keep_words: bool = False) -> str:
+               show_ids: bool = False, keep_words: bool = False, limit: int = MAX_CHIPS) -> str:
     """An HTML ``<div>`` with one coloured chip per token; hovering a chip shows its id.
 
     ``show_ids`` writes each id under its chip (as tiktokenizer lists them); ``keep_words`` lets a
-    line break only between words (:func:`word_groups`), never inside one.
+    line break only between words (:func:`word_groups`), never inside one. Only the first ``limit``
+    tokens are drawn, and a line says how many there are (:func:`more_line`).
 
     >>> print(chips_html([b" un", b"lowered"], [555, 17768], show_ids=True, keep_words=True))  # doctest: +ELLIPSIS
     <div class="bpe-chips" ...><span class="bpe-word-group" style="white-space:nowrap;..."><span class="bpe-chip-box" ...><span class="bpe-chip" ... data-id="555">␣un</span><span class="bpe-chip-id" ...>555</span></span><span class="bpe-chip-box" ...>...17768</span></span></span></div>
     """
+    total = len(tokens)
+    tokens = tokens[:limit]
     chips = []
     for k, token in enumerate(tokens):
         title = f' title="id {ids[k]}"' if ids is not None else ""
@@ -83,7 +90,18 @@ def chips_html(tokens: Sequence[bytes | str], ids: Sequence[int] | None = None, 
     if keep_words:
         chips = ['<span class="bpe-word-group" style="white-space:nowrap;display:inline-block">'
                  + "".join(chips[k] for k in group) + "</span>" for group in word_groups(tokens)]
-    return f'<div class="{css_class}" style="line-height:1.9">{"".join(chips)}</div>'
+    return f'<div class="{css_class}" style="line-height:1.9">{"".join(chips)}</div>' + more_line(total, limit)
+
+
+def more_line(total: int, limit: int = MAX_CHIPS) -> str:
+    """The line under chips that stopped at ``limit`` of ``total`` tokens (nothing when all are drawn).
+
+    >>> more_line(1200), more_line(2000, 1500)
+    ('', '<div class="bpe-chips-more" style="color:#666">first 1,500 of 2,000 tokens shown</div>')
+    """
+    if total <= limit:
+        return ""
+    return f'<div class="bpe-chips-more" style="color:#666">first {limit:,} of {total:,} tokens shown</div>'
 
 
 def encoded_chips_html(tokenizer, text: str, **encode_kwargs) -> str:

@@ -11,8 +11,8 @@
 #
 # * load the Universal Declaration of Human Rights in 18 languages, aligned article by article;
 # * separate what UTF-8 costs (bytes per character, by script) from what the vocabulary costs;
-# * measure each language's cost relative to English for GPT-2, GPT-4's cl100k, GPT-4o's o200k
-#   and Mistral's Tekken, article by article, so the spread shows and not just one number;
+# * measure each language's cost relative to English for GPT-2, GPT-4's cl100k, GPT-4o's o200k,
+#   Mistral's Tekken and Meta's Llama 3 and Llama 4, article by article, so the spread shows and not just one number;
 # * train tokenizers of your own on different language mixes and watch each language's cost move,
 #   with a widget to choose the mix;
 # * say what this means in money, context length and model quality — and which of those are
@@ -23,7 +23,7 @@ import matplotlib.pyplot as plt
 import pandas as pd
 from IPython.display import HTML, Markdown, display
 
-from bpe_course import bootstrap, cl100k, compare, corpus, gpt2, how_many, o200k, tekken, train
+from bpe_course import bootstrap, cl100k, compare, corpus, gpt2, how_many, llama3, llama4, o200k, tekken, train
 from bpe_course.algorithms import OWN_MIN_FREQUENCY, OWN_VOCAB_SIZE, relative_costs, summary, train_on_mix
 from bpe_course.corpus import ARTICLES, HELDOUT_ARTICLES, MIXES, TRAIN_ARTICLES, mix_text
 from bpe_course.widgets import TokenTaxExplorer
@@ -76,7 +76,8 @@ display(Markdown(
 # needs for the same article. A ratio of 2 means the same content costs twice as much.
 
 # %%
-tokenizers = {"GPT-2": gpt2(), "GPT-4 (cl100k)": cl100k(), "GPT-4o (o200k)": o200k(), "Mistral (Tekken)": tekken()}
+tokenizers = {"GPT-2": gpt2(), "GPT-4 (cl100k)": cl100k(), "GPT-4o (o200k)": o200k(), "Mistral (Tekken)": tekken(),
+              "Llama 3": llama3(), "Llama 4": llama4()}
 costs = relative_costs(tokenizers)
 table = summary(costs)["total ratio"].unstack("tokenizer")[list(tokenizers)]
 table = table.loc[table["GPT-4 (cl100k)"].sort_values().index]
@@ -84,8 +85,10 @@ table.round(2)
 
 # %% [markdown]
 # Tekken is Mistral's later byte-level vocabulary, a tiktoken-style file (`tekken_240911.json`) that ships in
-# Mistral's `mistral-common` package; chapter 18 reads it and checks it against that library.
-# `bpe_course.tekken()` loads it as the course's own `Tokenizer`, counted like the other three.
+# Mistral's `mistral-common` package; chapter 18 reads it and checks it against that library. Llama 3 and
+# Llama 4 come from Meta's `llama-models` package; chapter 19 reads them and checks them against it.
+# `bpe_course.tekken()`, `llama3()` and `llama4()` load them as the course's own `Tokenizer`, counted like
+# the other three.
 #
 # The spread over the 30 articles, one box per language and tokenizer (the line inside a box is the
 # median article, the box holds the middle half of the articles):
@@ -93,8 +96,8 @@ table.round(2)
 # %%
 order = list(table.index)
 fig, ax = plt.subplots(figsize=(12, 5.5))
-width = 0.2
-colors = ("tab:blue", "tab:orange", "tab:green", "tab:red")
+width = 0.8 / len(tokenizers)
+colors = ("tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple", "tab:brown")
 for k, label in enumerate(tokenizers):
     data = [costs[(costs["tokenizer"] == label) & (costs["language"] == lang)]["ratio"] for lang in order]
     positions = [i + (k - (len(tokenizers) - 1) / 2) * width for i in range(len(order))]
@@ -134,7 +137,9 @@ def against(a: str, b: str) -> dict:
 newer = {("GPT-4 (cl100k)", "GPT-2"): against("GPT-4 (cl100k)", "GPT-2"),
          ("GPT-4o (o200k)", "GPT-4 (cl100k)"): against("GPT-4o (o200k)", "GPT-4 (cl100k)"),
          ("Mistral (Tekken)", "GPT-4o (o200k)"): against("Mistral (Tekken)", "GPT-4o (o200k)"),
-         ("Mistral (Tekken)", "GPT-4 (cl100k)"): against("Mistral (Tekken)", "GPT-4 (cl100k)")}
+         ("Mistral (Tekken)", "GPT-4 (cl100k)"): against("Mistral (Tekken)", "GPT-4 (cl100k)"),
+         ("Llama 3", "GPT-4 (cl100k)"): against("Llama 3", "GPT-4 (cl100k)"),  # Meta's, against their OpenAI parents
+         ("Llama 4", "GPT-4o (o200k)"): against("Llama 4", "GPT-4o (o200k)")}
 pd.DataFrame({f"{a} against {b}": {lang: d.word("cheaper", "costlier", "within noise") for lang, d in ds.items()}
               for (a, b), ds in newer.items()})
 

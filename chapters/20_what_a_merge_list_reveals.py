@@ -1,7 +1,7 @@
 # %% [markdown]
 # # 20 · What a merge list reveals
 #
-# [← 18 Open models' tokenizers and the chat prompt](18_open_models_and_chat.ipynb) · [00 Start here](00_start_here.ipynb) · [21 The score of every segmentation →](21_the_score_of_every_segmentation.ipynb)
+# [← 19 Llama's tokenizers and the chat template](19_llama_and_the_chat_template.ipynb) · [00 Start here](00_start_here.ipynb) · [21 The score of every segmentation →](21_the_score_of_every_segmentation.ipynb)
 #
 # A model's training data is usually secret; its tokenizer is not. Every merge list this course has
 # loaded — GPT-2's, cl100k's, o200k's, Tekken's — is public, and chapter 03 showed what each line of it
@@ -666,4 +666,4 @@ check_tekken_scripts(my_share, inferred["Tekken"].weights)
 # ```
 # </details>
 #
-# [← 18 Open models' tokenizers and the chat prompt](18_open_models_and_chat.ipynb) · [00 Start here](00_start_here.ipynb) · [21 The score of every segmentation →](21_the_score_of_every_segmentation.ipynb)
+# [← 19 Llama's tokenizers and the chat template](19_llama_and_the_chat_template.ipynb) · [00 Start here](00_start_here.ipynb) · [21 The score of every segmentation →](21_the_score_of_every_segmentation.ipynb)

@@ -37,6 +37,23 @@ def test_merges_from_ranks_recovers_gpt2s_merges():
     assert merges_from_ranks(ranks) == tok.merges
 
 
+def test_a_token_bpe_cannot_make_gets_a_split_into_two_older_tokens_and_tiktoken_s_ids():
+    """Llama 3's case in small: BPE over lower ranks leaves ".:.:" as '.', ':.', ':', yet the rank file lists it.
+    Its merge is a split into two tokens of lower rank, and encoding gives tiktoken's ids; with no such split
+    the file is refused, naming the token and its rank."""
+    import tiktoken
+    from bpe_course import Tokenizer
+    ranks = {bytes([b]): b for b in range(256)} | {b":.": 256, b".:": 257, b".:.:": 258}
+    assert merges_from_ranks(ranks)[-1] == (b".:", b".:")
+    ours = Tokenizer({r: t for t, r in ranks.items()}, merges_from_ranks(ranks), pattern="none")
+    theirs = tiktoken.Encoding("toy", pat_str=r"[\s\S]+", mergeable_ranks=ranks, special_tokens={})
+    for text in [".:.:", "..:.:", ".:.:.:", ":.:.", "x.:.:x", ".:" * 7]:
+        assert ours.encode_ordinary(text) == theirs.encode_ordinary(text), text
+    import pytest
+    with pytest.raises(ValueError, match=r"token b'abc' \(rank 256\) cannot be built from two lower-ranked tokens"):
+        merges_from_ranks({bytes([b]): b for b in range(256)} | {b"abc": 256})
+
+
 @settings(max_examples=500, deadline=None)
 @given(st.binary(min_size=1, max_size=40))
 def test_merge_bytes_is_merge_by_rank(gpt2_tok, piece):

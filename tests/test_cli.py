@@ -7,12 +7,15 @@ import os
 import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from bpe_course import Tokenizer, corpus, gpt2, train_bpe
 from bpe_course.cli import main, notebooks_dir
+from bpe_course.files import file_lock
 
 
 MODULE = [sys.executable, "-m", "bpe_course"]
@@ -52,14 +55,14 @@ def text_file(tmp_path_factory) -> Path:
 # ---- encode / decode ---------------------------------------------------------------------------
 @pytest.mark.parametrize("cmd", [MODULE, SCRIPT], ids=["python -m bpe_course", ".venv/bin/bpe-course"])
 def test_encode_prints_the_packages_ids(cmd):
-    result = run("encode", SAMPLE, cmd=cmd)
+    result = run("encode", "--specials", "allow", SAMPLE, cmd=cmd)
     assert result.returncode == 0, result.stderr
     assert result.stdout.decode() == " ".join(map(str, gpt2().encode(SAMPLE, allowed_special="all"))) + "\n"
 
 
 def test_encode_then_decode_through_pipes_is_byte_exact(tmp_path):
     data = (SAMPLE + "\n" + corpus.load("languages")[:2000] + "no final newline").encode("utf-8")
-    ids = run("encode", "-", stdin=data)
+    ids = run("encode", "--specials", "allow", "-", stdin=data)
     assert ids.returncode == 0, ids.stderr
     assert [int(i) for i in ids.stdout.split()] == gpt2().encode(data.decode(), allowed_special="all")
     back = run("decode", "-", stdin=ids.stdout)
@@ -78,7 +81,8 @@ def test_encode_show_plain_and_coloured(capsys):
 
 def test_encode_special_token_choices(capsys):
     text = "a<|endoftext|>b"
-    assert main(["encode", text]) == 0 and capsys.readouterr().out.split() == ["64", "50256", "65"]
+    assert main(["encode", "--specials", "allow", text]) == 0
+    assert capsys.readouterr().out.split() == ["64", "50256", "65"]
     assert main(["encode", "--specials", "text", text]) == 0
     assert capsys.readouterr().out.split() == [str(i) for i in gpt2().encode_ordinary(text)]
     assert main(["encode", "--specials", "error", text]) == 1
@@ -510,3 +514,123 @@ def test_encode_with_mistral_tekken_gives_mistral_commons_ids():
     assert done.returncode == 0, done.stderr
     assert [int(i) for i in done.stdout.split()] == oracle.encode(text, bos=False, eos=False)
     assert b"tekken" in run("encode", "--help").stdout
+
+
+@pytest.mark.parametrize("name, default", [("gpt2", "error"), ("cl100k", "error"), ("o200k", "error"),
+                                           ("tekken", "text"), ("llama3", "text"), ("llama4", "text")])
+def test_a_named_tokenizer_treats_typed_specials_as_its_vendor_does(name, default, capsys, tmp_path):
+    """The default of --specials is the vendor's (tiktoken refuses, mistral-common and llama-models write text);
+    a saved tokenizer keeps allow."""
+    from bpe_course import pretrained
+    tok = pretrained.load(name)
+    special = min(tok.special_tokens, key=tok.special_tokens.get)
+    text = f"a {special} b"
+    assert pretrained.NAMED[name].typed_specials == default
+    code = main(["encode", "--tokenizer", name, text])
+    out, err = capsys.readouterr()
+    if default == "error":
+        assert code == 1 and f"the special token {special!r} and --specials is error" in err
+    else:
+        assert code == 0 and [int(i) for i in out.split()] == tok.encode_ordinary(text)
+    saved = tmp_path / "saved"
+    Tokenizer(*train_bpe("a b a b", 258, ["<|x|>"]), ["<|x|>"]).save(saved)
+    assert main(["encode", "--tokenizer", str(saved), "a <|x|> b"]) == 0
+    assert str(Tokenizer.load(saved).special_tokens["<|x|>"]) in capsys.readouterr().out.split()
+
+
+# ==== issue 34 (round 3): nothing hangs, fills memory, answers wrong or loses work ==============
+
+
+@pytest.fixture()
+def notes_file(tmp_path):
+    path = tmp_path / "notes.txt"
+    path.write_text("low lower lowest newer wider " * 300, encoding="utf-8")
+    return path
+
+
+# ---- encode -o: one writer at a time -------------------------------------------------------------------
+def test_an_encode_into_a_file_another_encode_is_writing_fails_at_once(tmp_path, notes_file, capsys):
+    out = tmp_path / "ids.npy"
+    with file_lock(out, RuntimeError, "a test holds"):  # what a first `bpe-course encode -o ids.npy` holds
+        for force in ([], ["--force"]):
+            assert main(["encode", "--input", str(notes_file), "-o", str(out), *force]) == 1
+            assert capsys.readouterr().err == (f"bpe-course: error: another 'bpe-course encode' is writing {out} "
+                                               "right now; wait for it to finish, or choose another name\n")
+    assert list(tmp_path.iterdir()) == [notes_file]  # nothing written, the lock gone with its holder
+    assert main(["encode", "--input", str(notes_file), "-o", str(out)]) == 0
+    assert len(np.load(out)) == len(gpt2().encode(notes_file.read_text(encoding="utf-8")))
+
+
+def test_two_encodes_into_one_file_at_once_the_second_fails_and_the_first_is_kept(tmp_path):
+    big, small, out = tmp_path / "big.txt", tmp_path / "small.txt", tmp_path / "same.npy"
+    big.write_text(corpus.load("python_docs") * 4, encoding="utf-8")
+    small.write_text("only a few words\n", encoding="utf-8")
+    first = subprocess.Popen([*MODULE, "encode", "--input", str(big), "-o", str(out), "--workers", "1"],
+                             stderr=subprocess.PIPE, text=True)
+    lock = tmp_path / ".same.npy.bpe-course.lock"
+    deadline = time.monotonic() + 120
+    while not lock.exists() and first.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert lock.exists(), "the first encode never took its lock"
+    second = subprocess.run([*MODULE, "encode", "--input", str(small), "-o", str(out)], capture_output=True, text=True,
+                            timeout=300)
+    assert first.wait(timeout=600) == 0
+    assert second.returncode == 1 and "another 'bpe-course encode' is writing" in second.stderr
+    assert len(np.load(out)) == len(gpt2().encode(big.read_text(encoding="utf-8"), allowed_special="all"))
+
+
+# ---- Ctrl-C says what was saved -----------------------------------------------------------------------
+def interrupt(*args, **kwargs):
+    raise KeyboardInterrupt
+
+
+def test_ctrl_c_during_trains_summary_says_the_tokenizer_is_saved(tmp_path, notes_file, capsys, monkeypatch):
+    monkeypatch.setattr(Tokenizer, "encode", interrupt)  # the summary's first encoding, after the save
+    assert main(["train", str(notes_file), "--vocab-size", "280", "-o", str(tmp_path / "tok")]) == 130
+    saved = tmp_path / "tok" / "bpe_course.json"
+    assert capsys.readouterr().err.splitlines()[-1] == ("bpe-course: interrupted during the summary; the tokenizer is "
+                                                        f"saved (bpe-course) to {saved}")
+    assert Tokenizer.load(saved).merges == Tokenizer(*train_bpe(notes_file, 280)).merges  # stopped early: 18
+
+
+def test_ctrl_c_before_the_save_says_only_interrupted_and_during_it_what_is_there(tmp_path, notes_file, capsys,
+                                                                                    monkeypatch):
+    import bpe_course.cli as cli_module
+    monkeypatch.setattr(cli_module, "train", interrupt)
+    assert main(["train", str(notes_file), "--vocab-size", "280", "-o", str(tmp_path / "tok"), "-q"]) == 130
+    assert capsys.readouterr().err == "bpe-course: interrupted\n"  # nothing saved: nothing else to say
+    monkeypatch.undo()
+    real_save = Tokenizer.save
+
+    def save_then_interrupt(self, *args, **kwargs):  # Ctrl-C as the save returns: the tokenizer is there
+        real_save(self, *args, **kwargs)
+        raise KeyboardInterrupt
+    monkeypatch.setattr(Tokenizer, "save", save_then_interrupt)
+    assert main(["train", str(notes_file), "--vocab-size", "280", "-o", str(tmp_path / "tok2"), "-q"]) == 130
+    saved = tmp_path / "tok2" / "bpe_course.json"
+    assert capsys.readouterr().err == f"bpe-course: interrupted; the tokenizer is saved (bpe-course) to {saved}\n"
+    assert Tokenizer.load(saved).merges == Tokenizer(*train_bpe(notes_file, 280)).merges
+
+
+# ---- Ctrl-C while the command starts --------------------------------------------------------------------
+INTERRUPTED_IMPORT = """
+import sys
+class Interrupt:  # Ctrl-C in the middle of loading the command, deterministically
+    def find_spec(self, name, path=None, target=None):
+        if name == "bpe_course.cli":
+            raise KeyboardInterrupt
+        return None
+sys.meta_path.insert(0, Interrupt())
+from bpe_course_command import main
+sys.exit(main())
+"""
+
+
+def test_ctrl_c_while_the_command_loads_is_one_line():
+    done = subprocess.run([sys.executable, "-c", INTERRUPTED_IMPORT, "--version"], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 130
+    assert done.stderr == "bpe-course: interrupted while starting; nothing was done\n"
+    ran = subprocess.run([sys.executable, "-c", "import sys; from bpe_course_command import main; sys.exit(main())",
+                          "--version"], capture_output=True, text=True, timeout=120)
+    assert ran.returncode == 0 and ran.stdout.startswith("bpe-course ")

@@ -60,6 +60,21 @@ def test_ids_above_65535_make_a_uint32_array(files, tmp_path):
     assert ids.tolist() == expected_ids(tok, files[1:3], disallowed_special=())
 
 
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_wide_vocab_whose_ids_all_fit_16_bits_makes_a_uint16_array(tmp_path, workers):
+    """cl100k's workers write 32-bit parts (its ids need them); the ids found all fit 16 bits: narrowed."""
+    tok = cl100k()
+    paths = []
+    for k, text in enumerate(["Hello world, hello again. " * 3000, "The cat sat on the mat.\n" * 2000]):
+        paths.append(tmp_path / f"t{k}.txt")
+        paths[-1].write_text(text, encoding="utf-8")
+    expected = expected_ids(tok, paths, allowed_special="all")
+    assert max(expected) < 1 << 16 <= max(tok.vocab)
+    encode_files(tok, paths, tmp_path / "ids.npy", workers=workers)
+    ids = np.load(tmp_path / "ids.npy")
+    assert ids.dtype == np.uint16 and ids.tolist() == expected
+
+
 def test_special_token_modes_and_bad_arguments(files, tmp_path):
     tok = gpt2()
     with pytest.raises(ValueError, match="special token '<|endoftext|>'"):
@@ -105,7 +120,7 @@ def test_memory_does_not_grow_with_the_file(tmp_path):
 def test_the_command_line_writes_the_same_array(files, tmp_path):
     from bpe_course.cli import main
     out = tmp_path / "cli.npy"
-    assert main(["encode", "--input", *map(str, files), "--separator", EOT, "-o", str(out)]) == 0
+    assert main(["encode", "--input", *map(str, files), "--separator", EOT, "--specials", "allow", "-o", str(out)]) == 0
     assert np.load(out).tolist() == expected_ids(gpt2(), files, EOT, allowed_special="all")
     for bad in (["encode", "--input", str(files[0])], ["encode", "--input", str(files[0]), "-o", "x.txt"],
                 ["encode", "hello", "-o", str(out)], ["encode", "hi", "--input", str(files[0]), "-o", str(out)]):

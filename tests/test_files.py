@@ -12,10 +12,12 @@ import os
 import stat
 import subprocess
 import sys
+import threading
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
+from bpe_course import TokenizerFileError
 from bpe_course.errors import CorpusError
 from bpe_course.files import (SAVING, UTF8_BOM, check_text_file, current_file, decode_utf8, file_names, folder_lock,
                               read_text_blocks, read_utf8, sha256_file, text_size, write_atomic, write_files_atomic)
@@ -167,3 +169,41 @@ def test_a_held_folder_lock_is_refused_to_another_process_and_let_go_after(tmp_p
         assert other() == f"another test holds {tmp_path} right now; wait for it to finish, or choose another folder"
     assert other() == "took it"
     assert list(tmp_path.iterdir()) == []  # the lock file goes with its holder
+
+
+# ==== issue 34 (round 3): nothing hangs, fills memory, answers wrong or loses work ==============
+
+
+# ---- the model readers refuse what never ends, and what is larger than any model ------------------------
+def readers():
+    pytest.importorskip("sentencepiece")
+    from bpe_course.formats.tekken import read_tekken
+    from bpe_course.formats.sentencepiece import read_model
+    return {"SentencePiece model": read_model, "Tekken file": read_tekken}
+
+
+@pytest.mark.parametrize("what", ["SentencePiece model", "Tekken file"])
+def test_a_device_or_a_huge_file_is_refused_unread_by_the_model_readers(tmp_path, what):
+    read = readers()[what]
+    with pytest.raises(TokenizerFileError, match=f"/dev/zero is a character device, not a {what} or a pipe"):
+        read("/dev/zero")
+    with pytest.raises(TokenizerFileError, match=f"{tmp_path} is a directory, not a {what}"):
+        read(tmp_path)
+    huge = tmp_path / "huge"
+    with open(huge, "wb") as f:
+        f.truncate(300 * 2**20)  # sparse: 300 MB to the reader, nothing on disk
+    with pytest.raises(TokenizerFileError, match=f"huge: more than 268,435,456 bytes, larger than any {what}; not "
+                                                 "read"):
+        read(huge)
+
+
+def test_a_pipe_is_still_read_by_the_model_readers(tmp_path):
+    read = readers()["SentencePiece model"]
+    from bpe_course.pretrained import named_file
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    writer = threading.Thread(target=lambda: fifo.write_bytes(named_file("mistral-v1").read_bytes()))
+    writer.start()
+    model = read(fifo)
+    writer.join()
+    assert len(model.pieces) == 32_000

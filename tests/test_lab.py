@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import builtins
 import json
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
@@ -11,6 +15,7 @@ import nbformat
 import pytest
 
 from bpe_course.lab import MANIFEST, default_workspace, prepare_workspace
+from bpe_course.lab import course_files
 
 
 @pytest.fixture(autouse=True)
@@ -157,3 +162,99 @@ def test_the_course_chapters_are_marked_trusted_and_an_edited_one_is_not(tmp_pat
     assert not notary.check_signature(nbformat.read(work / "00_start_here.ipynb", as_version=4))
     prepare_workspace(ROOT / "notebooks", work)  # an edited chapter is not signed by the course
     assert not notary.check_signature(nbformat.read(work / "00_start_here.ipynb", as_version=4))
+
+
+# ==== issue 34 (round 3): nothing hangs, fills memory, answers wrong or loses work ==============
+
+
+# ---- lab: a stopped run leaves only whole files ----------------------------------------------------------
+def fake_course(folder: Path, version: str) -> Path:
+    folder.mkdir(exist_ok=True)
+    for k in range(4):
+        cell = {"cell_type": "code", "source": f"chapter {k} {version} " + "x = 1\n" * 3_000, "metadata": {}}
+        (folder / f"0{k}_c.ipynb").write_text(json.dumps({"cells": [cell], "nbformat": 4}), encoding="utf-8")
+    return folder
+
+
+def lab_and_die(source: Path, work: Path, kill_at: int) -> bool:
+    """``prepare_workspace`` in a forked child that ends itself at its ``kill_at``-th file-system call."""
+    pid = os.fork()
+    if pid == 0:
+        status = 0
+        try:
+            calls = [0]
+
+            def deadly(real):
+                def call(*args, **kwargs):
+                    calls[0] += 1
+                    if calls[0] == kill_at:
+                        os._exit(77)
+                    return real(*args, **kwargs)
+                return call
+            for name in ("replace", "rename", "open", "fsync", "chmod", "unlink", "write"):
+                setattr(os, name, deadly(getattr(os, name)))
+            builtins.open = deadly(builtins.open)
+            prepare_workspace(source, work)
+        except BaseException:  # noqa: BLE001 -- reported by the exit status
+            status = 3
+        finally:
+            os._exit(status)
+    code = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+    assert code in (0, 77), code
+    return code == 0
+
+
+def only_whole_files(work: Path, *versions: dict[str, bytes]) -> None:
+    for path in work.iterdir():
+        assert not path.name.endswith(".tmp") or path.name.startswith("."), path.name
+        if path.suffix == ".ipynb":
+            assert any(path.read_bytes() == v.get(path.name.replace(".updated", "")) for v in versions), path.name
+
+
+def test_a_lab_run_killed_at_any_file_system_call_leaves_whole_chapters_and_the_next_run_finishes(tmp_path):
+    old = course_files(fake_course(tmp_path / "old", "v1"))
+    new_source = fake_course(tmp_path / "new", "v2")
+    new = course_files(new_source)
+    kill_at, finished = 0, False
+    while not finished:
+        kill_at += 1
+        work = tmp_path / f"w{kill_at}"
+        prepare_workspace(tmp_path / "old", work)
+        (work / "01_c.ipynb").write_text("my own edits", encoding="utf-8")  # the learner's: kept through it all
+        finished = lab_and_die(new_source, work, kill_at)
+        only_whole_files(work, old, new, {"01_c.ipynb": b"my own edits"})
+        prepare_workspace(new_source, work)  # the learner runs lab again: it finishes the update
+        assert {p.name: p.read_bytes() for p in work.glob("*.ipynb")} == {
+            **new, "01_c.ipynb": b"my own edits", "01_c.updated.ipynb": new["01_c.ipynb"]}
+        assert not [p.name for p in work.iterdir() if p.name.endswith(".tmp")]
+    assert kill_at > 10
+
+
+def test_a_full_disk_names_the_file_and_leaves_no_half_chapter(tmp_path):
+    source = fake_course(tmp_path / "course", "v1")
+    work = tmp_path / "work"
+    script = ("import resource, signal, sys\n"
+              "signal.signal(signal.SIGXFSZ, signal.SIG_IGN)\n"
+              "resource.setrlimit(resource.RLIMIT_FSIZE, (20_000, 20_000))  # what a full disk is to a writer\n"
+              "from bpe_course.lab import prepare_workspace\n"
+              "prepare_workspace(sys.argv[1], sys.argv[2])\n")
+    done = subprocess.run([sys.executable, "-c", script, str(source), str(work)], capture_output=True, text=True)
+    assert done.returncode == 1
+    assert f"OSError: {work / '00_c.ipynb'}: not written (File too large); it is as it was before" in done.stderr
+    assert [p.name for p in work.iterdir()] == []  # no half chapter, no temporary file
+    assert prepare_workspace(source, work) == ["copied 4 chapters into work"]
+
+
+def test_a_chapter_cut_short_by_an_older_lab_is_put_aside_and_copied_again(tmp_path):
+    source = fake_course(tmp_path / "course", "v1")
+    files = course_files(source)
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "02_c.ipynb").write_bytes(files["02_c.ipynb"][:5_000])  # what the old lab left after a full disk
+    (work / "03_c.ipynb").write_text(json.dumps({"cells": [], "nbformat": 4}), encoding="utf-8")  # a learner's
+    lines = prepare_workspace(source, work)
+    assert "02_c.ipynb was cut short (the start of the chapter, not a whole notebook); moved it aside as " \
+           "02_c.damaged.ipynb" in lines
+    assert (work / "02_c.ipynb").read_bytes() == files["02_c.ipynb"]
+    assert (work / "03_c.ipynb").read_bytes() != files["03_c.ipynb"]  # a whole notebook is the learner's: kept
+    assert set(json.loads((work / MANIFEST).read_text())) >= {"00_c.ipynb", "01_c.ipynb", "02_c.ipynb"}

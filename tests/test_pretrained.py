@@ -10,6 +10,7 @@ import gzip
 import json
 import shutil
 from functools import lru_cache
+from pathlib import Path
 from unittest import mock
 
 import pytest
@@ -25,7 +26,7 @@ from bpe_course.errors import HashMismatchError, TokenizerFileError
 from bpe_course.files import sha256_file, sha256_file as sha256_of
 from bpe_course.formats import read_tekken
 from bpe_course.formats.tiktoken_bpe import check_ids_are_ranks, tiktoken_file_bytes
-from bpe_course.pretokenize import pretokenize, resolve_pattern
+from bpe_course.pretokenize import TEKKEN_PATTERN, pretokenize, resolve_pattern
 from bpe_course.pretrained import NAMED, named_file, tekken
 from bpe_course.unicode_classes import exact_pattern, unicode_disagreements
 
@@ -142,13 +143,19 @@ def cache_dir(tmp_path, monkeypatch):
 
 
 @pytest.fixture
-def builds(monkeypatch) -> list[str]:
+def builds(monkeypatch, gpt2_tok, cl100k_tok, o200k_tok) -> list[str]:
     """Records every build from the source files (what the cache saves)."""
+    for tok in (gpt2_tok, cl100k_tok, o200k_tok):
+        assert tok.merges  # subtle: the session's tokenizers recover theirs when first asked: not one of these builds
     calls = []
     real = dict(pretrained.READERS)
     for reader in real:
         monkeypatch.setitem(pretrained.READERS, reader, lambda n, paths, texts, reader=reader: calls.append(
             "gpt2" if reader == "gpt2" else paths[0].name) or real[reader](n, paths, texts))
+    # a rank file known by its sha256 is read as tiktoken reads it: its build is the recovery of its merges
+    recover = pretrained._recover_merges
+    monkeypatch.setattr(pretrained, "_recover_merges", lambda name, *a: calls.append(
+        Path(NAMED[name].files[0].path).name) or recover(name, *a))
     return calls
 
 
@@ -164,6 +171,31 @@ def test_cache_is_written_once_then_read(cache_dir, builds, gpt2_tok, cl100k_tok
     forget_loaded()
     assert same_tokenizer(gpt2(), gpt2_tok) and same_tokenizer(cl100k(), cl100k_tok)
     assert len(builds) == 3  # both from the cache
+
+
+@pytest.mark.parametrize("load, file", [(cl100k, "cl100k_base.tiktoken"), (o200k, "o200k_base.tiktoken.gz")])
+def test_a_known_rank_file_recovers_its_merges_when_first_asked_for(cache_dir, builds, load, file, cl100k_tok,
+                                                                     o200k_tok):
+    """First use ever: the ranks only, as tiktoken; the merges (seconds of BPE) when asked for, then cached."""
+    built = cl100k_tok if load is cl100k else o200k_tok
+    tok = load()
+    assert builds == [] and not cache_dir.exists()
+    assert tok.encode("Hello world, naïve café 🙃", allowed_special="all") == \
+        built.encode("Hello world, naïve café 🙃", allowed_special="all")
+    assert repr(tok) == repr(built) and builds == []  # the count of merges is known without them
+    assert tok.merges == built.merges == merges_from_ranks({t: i for t, i in built._id_of.items()})
+    assert builds == [file] and len(list(cache_dir.iterdir())) == 1
+    assert tok.merges is tok.merges and builds == [file]  # made once
+    forget_loaded()
+    assert load().merges == built.merges and builds == [file]  # from the cache
+
+
+def test_an_unverified_rank_file_is_checked_at_once(tmp_path, cache_dir, builds, cl100k_tok):
+    """A file that is not the one tiktoken checks (verify=False) gets its merges, and every check, when loaded."""
+    copy = tmp_path / "cl100k_base.tiktoken"
+    shutil.copy(named_file("cl100k"), copy)
+    assert same_tokenizer(cl100k(copy, verify=False), cl100k_tok)
+    assert builds == ["cl100k_base.tiktoken"]
 
 
 @pytest.mark.parametrize("damage", ["flip a payload byte", "flip a header byte", "truncate", "empty", "garbage",
@@ -225,6 +257,17 @@ def test_cache_false_neither_reads_nor_writes(cache_dir, builds, cl100k_tok):
 
 def test_o200k_cached_equals_uncached(o200k_tok):
     assert same_tokenizer(o200k(cache=False), o200k_tok)
+
+
+def test_the_named_tokenizers_from_their_cache_files_encode_as_built(cache_dir, gpt2_tok, cl100k_tok, o200k_tok):
+    """Built from the files (checked) and written, then read back from the cache without the checks."""
+    text = "Hello world, it's 2024 -- naïve café 日本語 🙃\n\n  x"
+    for load, built in ((gpt2, gpt2_tok), (cl100k, cl100k_tok), (o200k, o200k_tok)):
+        load()
+        forget_loaded()
+        loaded = load()
+        assert same_tokenizer(loaded, built) and loaded.ranks_by_id and built.ranks_by_id
+        assert loaded.encode(text, allowed_special="all") == built.encode(text, allowed_special="all")
 
 
 O200K_SHA256 = NAMED["o200k"].files[0].sha256
@@ -425,6 +468,30 @@ def test_tekken_data_model(library):
     assert tok.merges == merges_from_ranks(ranks) and tok.pattern == pattern
     # every ordinary id holds the bytes mistral-common's inner tiktoken Encoding gives it
     assert all(tok.vocab[i] == library._model.decode_single_token_bytes(i - 1_000) for i in range(1_000, 131_072))
+
+
+def test_the_files_pattern_is_the_known_one():
+    """Only this exact pattern string takes the fast splitter and the shortcuts of counting and streaming."""
+    assert read_tekken(named_file("tekken"))[1] == TEKKEN_PATTERN == tekken().pattern
+
+
+def test_every_disagreeing_character_is_split_as_mistral_common(library):
+    """Characters whose class the regex module's Unicode and tiktoken's tables disagree on, in context."""
+    texts = [f"{ch}'s x{ch}Y A{ch}b {ch}1" for ch in sorted(unicode_disagreements())]
+    for start in range(0, len(texts), 200):
+        text = "\n".join(texts[start:start + 200])
+        assert tekken().encode_ordinary(text) == library.encode(text, bos=False, eos=False)
+
+
+def test_tekken_as_built_lazily_equals_tekken_built_with_every_check(library):
+    """tekken() reads the ranks only (its merges when asked for); unverified, the same file is built and checked."""
+    lazy, checked = tekken(), tekken(verify=False, cache=False)
+    assert lazy is not checked and repr(lazy) == repr(checked)
+    text = corpus.load("languages")[:20_000]
+    assert lazy.encode_ordinary(text) == checked.encode_ordinary(text) == library.encode(text, bos=False, eos=False)
+    assert (lazy.vocab, lazy.special_tokens, lazy.pattern, lazy.ranks_by_id) == \
+        (checked.vocab, checked.special_tokens, checked.pattern, checked.ranks_by_id)
+    assert lazy._id_of == checked._id_of and lazy.merges == checked.merges
 
 
 def test_tekken_decode_round_trips(library):

@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 import itertools
+import os
 import random
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 import tiktoken
 import tiktoken.load
 from hypothesis import HealthCheck, given, settings, strategies as st
-
 from strategies import cuttings, tricky_corpus, valid_text
 
 from bpe_course import Tokenizer, corpus, tokenizer, train_bpe
+from bpe_course import gpt2
 from bpe_course.pretokenize import GPT2_PATTERN, GPT4_PATTERN
 
 
@@ -192,6 +195,16 @@ def test_encoder_cache_across_texts_split_three_ways(gpt2_tok, tiktoken_gpt2):
         assert tok.encode_ordinary(text) == tiktoken_gpt2.encode_ordinary(text)
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.lists(st.sampled_from([" the", " cat", "sat", ".", "\n", " on", " mat", "é", " zebra", "  "]),
+                         max_size=12).map("".join), min_size=1, max_size=6))
+def test_encoder_cache_across_calls_all_known_or_not(gpt2_tok, tiktoken_gpt2, texts):
+    """Calls whose pieces are all known (taken without the set of new pieces), partly known, or new."""
+    tok = Tokenizer(gpt2_tok.vocab, gpt2_tok.merges, gpt2_tok.special_tokens)
+    for text in texts + texts[::-1]:
+        assert tok.encode_ordinary(text) == tiktoken_gpt2.encode_ordinary(text)
+
+
 def test_ids_that_do_not_follow_the_merges(gpt2_tok, docs_text):
     """Ids in any order: pairs are then ranked by merge, not by id, and the ids are those of the vocab."""
     shuffled = list(gpt2_tok.vocab)
@@ -280,3 +293,101 @@ def test_gpt2_truncated_is_tiktoken_with_the_lower_ranks(gpt2_tok, gpt2_ranks, k
 def test_cl100k_truncated_is_tiktoken_with_the_lower_ranks(cl100k_tok, cl100k_ranks, k):
     oracle = tiktoken_first(cl100k_ranks, k, GPT4_PATTERN)
     assert cl100k_tok.encode_ordinary_truncated(TEXT, k) == oracle.encode_ordinary(TEXT)
+
+
+# ==== issue 34 (round 3): nothing hangs, fills memory, answers wrong or loses work ==============
+
+
+MODULE = [sys.executable, "-m", "bpe_course"]
+
+
+PEAK_RSS = """import resource, subprocess, sys
+with open(sys.argv[1], "rb") as stdin:
+    done = subprocess.run(sys.argv[2:], stdin=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+print(done.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024)
+"""
+
+
+GPT2_AS_WRITTEN_BY_HF = r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
+
+
+def peak_rss_mb(stdin: Path, *args: str) -> int:
+    status, mb = subprocess.run([sys.executable, "-c", PEAK_RSS, str(stdin), *MODULE, *args], capture_output=True,
+                                text=True, timeout=900, check=True).stdout.split()
+    assert status == "0"
+    return int(mb)
+
+
+@pytest.fixture(scope="module")
+def texts(tmp_path_factory):
+    """The same prose at 1 MB and 5 MB (many distinct words, so nothing is remembered whole)."""
+    folder = tmp_path_factory.mktemp("texts")
+    words = " ".join(corpus.load("python_docs").split())
+    sizes = {}
+    for mb in (1, 5):
+        path = folder / f"{mb}mb.txt"
+        with open(path, "w", encoding="utf-8") as f:
+            for k in range(mb * 10**6 // len(words) + 1):
+                f.write(f"part {k}: " + words + "\n")
+        sizes[mb] = path
+    return sizes
+
+
+def gpt2_with_pattern(folder: Path, pattern: str) -> Path:
+    tok = gpt2()
+    path = folder / "tokenizer.json"
+    Tokenizer(tok.vocab, tok.merges, tok.special_tokens, pattern=pattern).save(path, format="hf")
+    return path
+
+
+@pytest.fixture(scope="module")
+def own_pattern_file(tmp_path_factory) -> Path:
+    """GPT-2's vocabulary with GPT-2's pattern as Hugging Face writes it: a pattern of its own to the package."""
+    return gpt2_with_pattern(tmp_path_factory.mktemp("tok"), GPT2_AS_WRITTEN_BY_HF)
+
+
+@pytest.fixture(scope="module")
+def uncuttable_file(tmp_path_factory) -> Path:
+    """A pattern that keeps each word with the spaces after it: no place is known where its text may be cut."""
+    return gpt2_with_pattern(tmp_path_factory.mktemp("tok"), r"\S+\s*|\s+")
+
+
+def test_tekken_encodes_standard_input_and_files_in_flat_memory(texts, tmp_path):
+    pytest.importorskip("mistral_common")
+    small = peak_rss_mb(texts[1], "encode", "--tokenizer", "tekken", "-")
+    large = peak_rss_mb(texts[5], "encode", "--tokenizer", "tekken", "-")
+    assert large < small + 30  # 4 MB more text; held whole, it took 17 MB a MB (68 MB more)
+    out = tmp_path / "ids.npy"
+    small = peak_rss_mb(Path(os.devnull), "encode", "--tokenizer", "tekken", "--input", str(texts[1]), "-o", str(out),
+                        "--workers", "1")
+    large = peak_rss_mb(Path(os.devnull), "encode", "--tokenizer", "tekken", "--input", str(texts[5]), "-o", str(out),
+                        "--workers", "1", "--force")
+    assert large < small + 30
+
+
+def test_a_gpt_like_pattern_of_its_own_streams_in_flat_memory(texts, own_pattern_file):
+    small = peak_rss_mb(texts[1], "encode", "--tokenizer", str(own_pattern_file), "-")
+    large = peak_rss_mb(texts[5], "encode", "--tokenizer", str(own_pattern_file), "-")
+    assert large < small + 30  # held whole, its text, pieces and ids took 18 MB a MB (72 MB more)
+    ids = subprocess.run([*MODULE, "encode", "--tokenizer", str(own_pattern_file), "-"], input=texts[1].read_bytes(),
+                         capture_output=True, timeout=600, check=True).stdout.split()
+    tok = Tokenizer.load(own_pattern_file)
+    assert list(map(int, ids)) == tok.encode(texts[1].read_text(encoding="utf-8"), allowed_special="all")
+
+
+def test_a_pattern_that_cannot_be_cut_holds_the_text_but_not_its_pieces_and_ids(texts, uncuttable_file):
+    small = peak_rss_mb(texts[1], "encode", "--tokenizer", str(uncuttable_file), "-")
+    large = peak_rss_mb(texts[5], "encode", "--tokenizer", str(uncuttable_file), "-")
+    held = (sys.getsizeof(texts[5].read_text(encoding="utf-8")) - sys.getsizeof(texts[1].read_text(encoding="utf-8")))
+    assert large - small < 3 * held / 2**20  # the text and its copy when joined (its pieces and ids as lists: 8x)
+
+
+def test_streaming_a_pattern_of_its_own_equals_encoding_it_whole(own_pattern_file, uncuttable_file):
+    text = ("It's 2024<|endoftext|> and  the  cat's\n\n 12 345 " * 20_000)
+    lines = text.splitlines(keepends=True)
+    for path in (own_pattern_file, uncuttable_file):
+        tok = Tokenizer.load(path)
+        for mode in ({"allowed_special": "all"}, {"disallowed_special": ()}):
+            assert list(tok.encode_iterable(lines, **mode)) == tok.encode(text, **mode)
+        with pytest.raises(ValueError, match="special token '<|endoftext|>' at character 9"):
+            list(tok.encode_iterable(lines))

@@ -26,14 +26,19 @@ There is no merge list: step 3 ranks by the score of the piece a merge would mak
 from __future__ import annotations
 
 import heapq
+import math
+import operator
 import os
 import re
 from collections.abc import Sequence
+from itertools import chain, repeat
+from typing import cast
 
 from ..errors import TokenizerFileError
 from ..formats.sentencepiece import SPACE, SentencePieceModel, read_model
 
 SEGMENT_CACHE_LIMIT = 50_000  # segments remembered between calls; the cache is emptied when full
+LONG_SEGMENT = 64  # longer segments (and those holding a user-defined piece) are merged with the priority queue
 
 
 def byte_piece(byte: int) -> str:
@@ -121,6 +126,64 @@ def heap_merge_by_score(symbols: list[str], score_of: dict[str, float],
     return [t for t in text if t]
 
 
+def loop_merge_by_score(symbols: list[str], rank_of: dict[str, float]) -> list[str]:
+    """:func:`merge_by_score` written out for speed, for short segments without frozen symbols.
+
+    ``rank_of`` is ``{piece: -score}``: the best pair is the *lowest* rank, so the loop is the one
+    :func:`bpe_course.bpe.merge_bytes` runs, in C wherever it can be (``min``, ``list.index``).
+    A pair that is no piece ranks ``math.inf``.
+
+    subtle: quadratic in the segment's length, as the plain loop, but it calls no Python function per
+    pair: for the words of a text (a few symbols each) several times faster than the priority queue.
+
+    >>> loop_merge_by_score(list("▁low"), {"lo": 5.0, "low": 6.0, "▁low": 7.0, "ow": 9.0})
+    ['▁low']
+    """
+    get, inf = rank_of.get, math.inf
+    parts = list(symbols)
+    ranks = list(map(get, map(operator.add, parts, parts[1:]), repeat(inf)))  # of parts k and k + 1
+    best = min(ranks, default=inf)
+    while best < inf:
+        k = ranks.index(best)  # leftmost of equal scores, as SentencePiece
+        merged = parts[k] = parts[k] + parts.pop(k + 1)
+        del ranks[k]
+        if k:
+            ranks[k - 1] = get(parts[k - 1] + merged, inf)
+        if k < len(ranks):
+            ranks[k] = get(merged + parts[k + 1], inf)
+        elif not k:
+            break  # one part left
+        best = min(ranks)
+    return parts
+
+
+# A letter or digit (str.isalnum: exactly re's \w without the underscore), and anything else but the visible space.
+_ALNUM, _OTHER = r"[^\W_]", f"(?:[^\\w{SPACE}]|_)"
+
+
+def _fine_segments(pieces) -> tuple[re.Pattern, re.Pattern | None]:
+    """Segments cut also where letters or digits meet anything else, and the pairs of characters that forbid it.
+
+    subtle: a merge only ever makes a piece, so no symbol can span two neighbouring characters that
+    no piece holds side by side, and the two sides then merge exactly as they would alone (a pair
+    across never scores, so it never changes which pair of a side goes first). In Mistral's and
+    LLaMA's vocabularies pieces almost never mix letters or digits with other characters (v1: only
+    ``².``), so "▁word," is "▁word" and "," -- and "▁word" is shared with "▁word." and "▁word". The
+    second pattern finds the pairs that pieces do hold across that line; a text with one of them is
+    cut as before, at the visible spaces only.
+
+    >>> fine, joined = _fine_segments(["▁word", ",", "▁(", "².", "x"])
+    >>> fine.findall("▁word,▁(word)▁▁")
+    ['▁word', ',', '▁(', 'word', ')', '▁▁']
+    >>> joined.findall("x².y ² .")
+    ['².']
+    """
+    # subtle: joined by the visible space, which is neither, so no pair is made across two pieces
+    held = set(re.findall(f"(?=({_ALNUM}{_OTHER}|{_OTHER}{_ALNUM}))", SPACE.join(pieces)))
+    fine = re.compile(f"{SPACE}*(?:{_ALNUM}+|{_OTHER}+)|{SPACE}+")
+    return fine, re.compile("|".join(map(re.escape, sorted(held)))) if held else None
+
+
 class SentencePieceBPE:
     """Encode text into a SentencePiece BPE model's ids, exactly as the ``sentencepiece`` library does.
 
@@ -143,6 +206,7 @@ class SentencePieceBPE:
         self.id_of: dict[str, int] = {p: i for i, (p, k) in enumerate(zip(model.pieces, model.kinds))
                                       if k in ("normal", "user_defined")}
         self.score_of: dict[str, float] = {p: model.scores[i] for p, i in self.id_of.items()}
+        self._rank_of: dict[str, float] = {p: -score for p, score in self.score_of.items()}  # loop_merge_by_score's
         self.user_defined: list[str] = sorted((p for p, k in zip(model.pieces, model.kinds) if k == "user_defined"),
                                               key=len, reverse=True)
         self._user_regex = re.compile("|".join(map(re.escape, self.user_defined))) if self.user_defined else None
@@ -158,7 +222,12 @@ class SentencePieceBPE:
                                         if k in ("control", "unknown")}
         cuttable = all(re.fullmatch(f"{SPACE}*[^{SPACE}]*", p) for p in self.id_of)
         self._segments = re.compile(f"{SPACE}+[^{SPACE}]*|[^{SPACE}]+" if cuttable else ".+", re.DOTALL)
+        self._fine_segments: re.Pattern[str] | None = None
+        self._joined: re.Pattern[str] | None = None
+        if cuttable and not self.user_defined:
+            self._fine_segments, self._joined = _fine_segments(self.id_of)
         self._cache: dict[str, tuple[int, ...]] = {}
+        self._canonical: dict[int, int] | None = None  # see canonical_id
 
     @classmethod
     def from_file(cls, path: str | os.PathLike) -> SentencePieceBPE:
@@ -173,23 +242,26 @@ class SentencePieceBPE:
         return len(self.pieces)
 
     def normalize(self, text: str) -> str:
-        """The text as the model sees it: ``▁`` for each space, one ``▁`` in front (the dummy prefix)
-        unless the text is empty; with ``remove_extra_whitespaces``, no space at either end and none
-        repeated."""
+        """The text as the model sees it: ``▁`` for each space, one ``▁`` in front (the dummy prefix; at the
+        end with ``treat_whitespace_as_suffix``) unless the text is empty; with ``remove_extra_whitespaces``,
+        no space at either end and none repeated."""
         _check_text(text)
         model = self.model
         if model.remove_extra_whitespaces:
             text = re.sub(" +", " ", text).strip(" ")
         if not text:
             return ""
-        if model.add_dummy_prefix:
+        space = SPACE if model.escape_whitespaces else " "
+        if model.add_dummy_prefix and not model.treat_whitespace_as_suffix:
             text = " " + text
         if model.escape_whitespaces:
             text = text.replace(" ", SPACE)
         if model.remove_extra_whitespaces:
             # subtle: SentencePiece strips trailing spaces *after* escaping them, so a typed ▁ at the end
             # goes too (a typed ▁ at the start stays: leading spaces are stripped before escaping)
-            text = text.rstrip(SPACE if model.escape_whitespaces else " ")
+            text = text.rstrip(space)
+        if model.add_dummy_prefix and model.treat_whitespace_as_suffix:
+            text += space  # subtle: the "dummy prefix" becomes a suffix, added after the trailing spaces went
         return text
 
     def split(self, normalized: str) -> tuple[list[str], frozenset[int]]:
@@ -223,18 +295,44 @@ class SentencePieceBPE:
     def encode_segment(self, segment: str) -> tuple[int, ...]:
         cached = self._cache.get(segment)
         if cached is None:
-            symbols, frozen = self.split(segment)
-            cached = tuple(self.ids_of_symbols(heap_merge_by_score(symbols, self.score_of, frozen)))
+            cached = self._merged(segment)
             if len(self._cache) >= SEGMENT_CACHE_LIMIT:
                 self._cache.clear()
             self._cache[segment] = cached
         return cached
 
+    def _merged(self, segment: str) -> tuple[int, ...]:
+        """The ids of one segment not seen before."""
+        symbols, frozen = self.split(segment)
+        if frozen or len(symbols) > LONG_SEGMENT:
+            parts = heap_merge_by_score(symbols, self.score_of, frozen)
+        else:
+            parts = loop_merge_by_score(symbols, self._rank_of)
+        ids = list(map(self.id_of.get, parts))
+        return tuple(cast("list[int]", ids) if None not in ids else self.ids_of_symbols(parts))
+
     def encode(self, text: str) -> list[int]:
-        """The ids of ``text`` (no ``<s>``: add ``bos_id`` yourself, as the library's ``add_bos`` does)."""
-        ids: list[int] = []
-        for segment in self._segments.findall(self.normalize(text)):
-            ids.extend(self.encode_segment(segment))
+        """The ids of ``text`` (no ``<s>``: add ``bos_id`` yourself, as the library's ``add_bos`` does).
+
+        subtle: as :meth:`bpe_course.tokenizer.Tokenizer.encode_ordinary` does, each distinct segment
+        is merged once and the ids of all of them are strung together in C.
+        """
+        normalized = self.normalize(text)
+        cutter = self._fine_segments
+        if cutter is None or (self._joined is not None and self._joined.search(normalized)):
+            cutter = self._segments
+        segments = cutter.findall(normalized)
+        cache = distinct = self._cache
+        missing = set(segments).difference(cache)
+        if missing:
+            if len(cache) + len(missing) > SEGMENT_CACHE_LIMIT:
+                cache.clear()
+                missing = set(segments)
+                if len(missing) > SEGMENT_CACHE_LIMIT:
+                    distinct = {}  # more distinct segments than the cache may hold: kept for this call only
+            for segment in missing:
+                distinct[segment] = self._merged(segment)
+        ids = list(chain.from_iterable(map(distinct.__getitem__, segments)))
         if not self.byte_ids and self.model.unk_id in ids:
             # subtle: without byte fallback SentencePiece writes a run of unknown symbols as one <unk>
             unk = self.model.unk_id
@@ -245,29 +343,105 @@ class SentencePieceBPE:
         return [self.pieces[i] for i in self.encode(text)]
 
     def decode(self, ids: Sequence[int]) -> str:
-        """Text back from ids: byte pieces joined into UTF-8, ``▁`` read as a space, the dummy prefix
-        dropped, control pieces (``<s>``, ``[INST]``...) written as nothing, as the library does."""
-        out = bytearray()
-        byte_of = {i: b for b, i in self.byte_ids.items()}
+        """Text back from any ids, as the library's ``decode`` writes it (``sentencepiece_processor.cc``).
+
+        * a control piece (``<s>``, ``[INST]``...) is written as nothing, ``<unk>`` as the model's
+          ``unk_surface`` (`` ⁇ `` unless the file says otherwise);
+        * a run of byte pieces is read as UTF-8 one character at a time, and each byte that starts no
+          whole character is written as U+FFFD on its own: ``<0xEF>``, ``<0xAC>`` cut from a three-byte
+          character give two replacement characters, where Python's ``decode(errors="replace")`` gives one;
+        * ``▁`` is read as a space, except that the first piece of text may drop one ``▁``, the dummy
+          prefix: only a normal piece does, and only while nothing has been written and no earlier piece
+          dropped one. A leading ``<0x20>`` or ``<unk>`` keeps its space.
+
+        So decoding the ids of a model's output one at a time, or cut anywhere, gives the library's text.
+
+        subtle: the library turns each id into its piece and the piece back into an id, and a control piece
+        wins over a normal piece of the same text (``ModelInterface::PieceToId``); :meth:`canonical_id` does
+        the same.
+        """
+        kinds, model = self.model.kinds, self.model
+        strip_prefix = model.add_dummy_prefix or model.remove_extra_whitespaces
+        out: list[str] = []
+        pending = bytearray()  # byte pieces not yet read as UTF-8
+        at_start = True  # may the next piece drop a ▁; once not, never again
+        written = dropped = False  # has any text been written; did the piece before drop a ▁
         for position, i in enumerate(ids):
-            if not isinstance(i, int) or not 0 <= i < len(self.pieces):
+            if isinstance(i, bool) or not hasattr(type(i), "__index__"):  # NumPy integers pass; 1.0 and True do not
+                raise ValueError(f"id {i!r} ({type(i).__name__}) at position {position} is not an integer; ids of "
+                                 f"this model run from 0 to {len(self.pieces) - 1}")
+            i = operator.index(i)
+            if not 0 <= i < len(self.pieces):
                 raise ValueError(f"id {i!r} at position {position} is not an id of this model "
                                  f"(0 to {len(self.pieces) - 1})")
-            kind = self.model.kinds[i]
-            if kind == "control":
+            i = self.canonical_id(i)
+            if kinds[i] == "byte":
+                pending.append(int(self.pieces[i][3:5], 16))
                 continue
-            if i in byte_of:
-                out.append(byte_of[i])
-            elif kind == "unknown":
-                out += " \u2047 ".encode("utf-8")
+            if pending:
+                out.append(utf8_by_character(pending))
+                written = written or bool(out[-1])
+                pending.clear()
+            at_start = at_start and not written and not dropped
+            dropped = False
+            if kinds[i] == "control":
+                continue
+            if kinds[i] == "unknown":
+                out.append(model.unk_surface)
             else:
-                out += self.pieces[i].encode("utf-8")
-        text = out.decode("utf-8", errors="replace")
-        if self.model.escape_whitespaces:
-            text = text.replace(SPACE, " ")
-        if self.model.add_dummy_prefix and text.startswith(" "):
-            text = text[1:]
-        return text
+                piece = self.pieces[i]
+                if at_start and strip_prefix and piece.startswith(SPACE):
+                    piece = piece[1:]
+                    dropped = not model.remove_extra_whitespaces  # then every leading ▁ goes
+                out.append(piece.replace(SPACE, " "))
+            written = written or bool(out[-1])
+        if pending:
+            out.append(utf8_by_character(pending))
+        return "".join(out)
+
+    def canonical_id(self, i: int) -> int:
+        """The id the library decodes ``i`` as: the id of ``i``'s piece, a control, unknown or byte piece
+        first (``ModelInterface::PieceToId``). Only a model with a piece spelled twice has ids for which
+        it differs."""
+        if self._canonical is None:
+            reserved: dict[str, int] = {}
+            normal: dict[str, int] = {}
+            for k, (piece, kind) in enumerate(zip(self.pieces, self.model.kinds)):
+                (normal if kind in ("normal", "user_defined", "unused") else reserved).setdefault(piece, k)
+            self._canonical = {k: reserved.get(p, normal.get(p, k)) for k, p in enumerate(self.pieces)
+                               if reserved.get(p, normal.get(p, k)) != k}
+        return self._canonical.get(i, i)
+
+
+REPLACEMENT = "\ufffd"
+
+
+def utf8_by_character(data: bytes | bytearray) -> str:
+    """Bytes read as UTF-8 the way sentencepiece reads byte pieces: character by character, each byte that
+    starts no whole, valid character written as one U+FFFD.
+
+    >>> utf8_by_character("€".encode()[:2]), utf8_by_character(b"a\\xffb"), utf8_by_character("é".encode())
+    ('\ufffd\ufffd', 'a\ufffdb', 'é')
+    """
+    try:
+        return bytes(data).decode("utf-8")  # valid UTF-8: the same characters either way
+    except UnicodeDecodeError:
+        pass
+    out, k, n = [], 0, len(data)
+    while k < n:
+        lead = data[k]
+        size = 1 if lead < 0x80 else 2 if lead >> 5 == 0b110 else 3 if lead >> 4 == 0b1110 else \
+            4 if lead >> 3 == 0b11110 else 0
+        if size and k + size <= n:
+            try:
+                out.append(bytes(data[k:k + size]).decode("utf-8"))  # strict: no overlong form, no surrogate
+                k += size
+                continue
+            except UnicodeDecodeError:
+                pass
+        out.append(REPLACEMENT)
+        k += 1
+    return "".join(out)
 
 
 def _check_text(text: object) -> None:

@@ -32,11 +32,17 @@ kilobytes take seconds.
 from __future__ import annotations
 
 import heapq
+import numbers
+import operator
+import re
+from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
+from itertools import islice
+from operator import neg
 from random import Random
-from typing import NamedTuple
+from typing import NamedTuple, SupportsIndex, cast
 
 from ..bpe import merge_by_rank
 from ..pairs import descending_key, merge_pair
@@ -74,6 +80,9 @@ class Merges:
     """
 
     def __init__(self, sequences: Mapping[Seq, int]) -> None:
+        if not isinstance(sequences, Mapping):
+            raise TypeError(f"sequences must be {{symbols: count}} (word_sequences(counts) gives them), not a "
+                            f"{type(sequences).__name__}")
         self.seqs: list[list[bytes]] = [list(s) for s, n in sequences.items() if n]
         self.counts: list[int] = [n for n in sequences.values() if n]
         self.pairs: dict[Pair, int] = {}
@@ -186,13 +195,28 @@ def check_merges_count(n_merges: object) -> int:
     ...
     ValueError: n_merges must be an int >= 0 (the number of merges to learn), got -1
     """
-    if isinstance(n_merges, bool) or not isinstance(n_merges, int) or n_merges < 0:
+    if isinstance(n_merges, bool) or not hasattr(type(n_merges), "__index__") or \
+            operator.index(cast(SupportsIndex, n_merges)) < 0:
         raise ValueError(f"n_merges must be an int >= 0 (the number of merges to learn), got {n_merges!r}")
-    return n_merges
+    return operator.index(cast(SupportsIndex, n_merges))  # subtle: a NumPy integer is an integer
 
 
 def word_sequences(counts: Mapping[str, int]) -> dict[Seq, int]:
-    """Pre-token counts (as :func:`bpe_course.train.count_pretokens` gives them) as single-byte sequences."""
+    """Pre-token counts (as :func:`bpe_course.train.count_pretokens` gives them) as single-byte sequences.
+
+    >>> word_sequences("low lower")
+    Traceback (most recent call last):
+    ...
+    TypeError: counts must be pre-token counts {pre-token: count}, as count_pretokens(text) gives them; got a str ('low lower'): pass count_pretokens(text)
+    """
+    if not isinstance(counts, Mapping):
+        shown = repr(counts) if len(repr(counts)) <= 40 else repr(counts)[:37] + "..."
+        hint = "pass count_pretokens(text)" if isinstance(counts, str) else "count a text with count_pretokens(text)"
+        raise TypeError(f"counts must be pre-token counts {{pre-token: count}}, as count_pretokens(text) gives them; "
+                        f"got a {type(counts).__name__} ({shown}): {hint}")
+    for word, n in counts.items():
+        if not isinstance(word, str) or isinstance(n, bool) or not hasattr(type(n), "__index__"):
+            raise TypeError(f"counts must map pre-tokens (str) to counts (int); got {word!r}: {n!r}")
     return {split_bytes(word.encode("utf-8")): n for word, n in counts.items() if n}
 
 
@@ -232,6 +256,66 @@ def merge_in_order(symbols: Sequence[bytes], ranks: Mapping[Pair, int]) -> list[
     return merge_by_rank(list(symbols), lambda a, b: ranks.get((a, b), float("inf")))
 
 
+LONG_SEQUENCE = 64  # longer symbol sequences are merged with a heap: heap_merge_in_order, O(n log n)
+
+
+def heap_merge_in_order(symbols: Sequence[bytes], ranks: Mapping[Pair, int]) -> list[bytes]:
+    """The parts :func:`merge_in_order` leaves, in O(n log n) rather than O(n^2): for long lines and pieces.
+
+    The symbols are a linked list named by their first index; ``rank_at[s]`` is the rank of the
+    pair that starts at ``s`` now (``None``: no merge), and each pair that is a merge waits in a heap
+    as ``(rank, s)``: the smallest is the lowest rank, leftmost on ties -- :func:`merge_in_order`'s choice.
+
+    subtle: a merge leaves stale entries in the heap, skipped when popped because their rank is no
+    longer ``rank_at[s]``: the pair at ``s`` is another pair now (its left symbol grew), and each pair
+    has a rank of its own; an index whose symbol was merged away holds ``None``.
+
+    >>> ranks = {(b"l", b"o"): 0, (b"lo", b"w"): 1, (b"e", b"r"): 2}
+    >>> heap_merge_in_order(split_bytes(b"lower lower"), ranks) == merge_in_order(split_bytes(b"lower lower"), ranks)
+    True
+    """
+    parts = list(symbols)
+    n = len(parts)
+    get = ranks.get
+    after = list(range(1, n + 1))  # after[s]: the index of the symbol after the one at s (n: the end)
+    before = list(range(-1, n - 1))  # before[s]: the index of the symbol before it (-1: the start)
+    rank_at: list[int | None] = [get((parts[s], parts[s + 1])) for s in range(n - 1)] + [None]
+    heap = [(r, s) for s, r in enumerate(rank_at) if r is not None]
+    heapq.heapify(heap)
+    while heap:
+        r, s = heapq.heappop(heap)
+        if rank_at[s] != r:
+            continue  # stale
+        m = after[s]
+        parts[s] += parts[m]
+        rank_at[m] = None  # the symbol at m is merged away: its entries are stale, and the walk below skips it
+        e = after[s] = after[m]
+        rank_at[s] = None
+        if e < n:
+            before[e] = s
+            if (right := get((parts[s], parts[e]))) is not None:
+                rank_at[s] = right
+                heapq.heappush(heap, (right, s))
+        if (p := before[s]) >= 0:
+            if (left := get((parts[p], parts[s]))) is not None:
+                heapq.heappush(heap, (left, p))
+            rank_at[p] = left
+    out, s = [], 0
+    while s < n:
+        out.append(parts[s])
+        s = after[s]
+    return out
+
+
+def merged_in_order(symbols: Sequence[bytes], ranks: Mapping[Pair, int]) -> list[bytes]:
+    """:func:`merge_in_order`'s parts, by the plain loop for short sequences and the heap for long ones."""
+    return merge_in_order(symbols, ranks) if len(symbols) <= LONG_SEQUENCE else heap_merge_in_order(symbols, ranks)
+
+
+LONG_PIECE_BYTES = 128  # fewest_tokens cuts a longer piece with the run-aware search (_fewest_tokens_long)
+LONG_RUN = 16  # ... in which a run of this many copies of one byte is a "long run"
+
+
 TIE_RULES = ("longest first", "longest last", "random")
 
 
@@ -260,15 +344,31 @@ def fewest_tokens(piece: bytes, vocab: set[bytes] | frozenset[bytes], longest: i
     [b'x', b'abc', b'd']
     >>> sorted({tuple(fewest_tokens(b"abcd", vocab, ties="random", rng=Random(s))) for s in range(20)})
     [(b'a', b'bcd'), (b'ab', b'cd'), (b'abc', b'd')]
+
+    subtle (speed): trying every token length at every position is cubic when pieces and tokens are
+    long (a run of 10,000 letters against a vocabulary of long runs: hours). A piece longer than
+    ``LONG_PIECE_BYTES`` cut by the course's rule goes to :func:`_fewest_tokens_long`, which finds the
+    same cut in near-linear time in the piece; :func:`_fewest_tokens_plain` is its slower twin, which
+    the tests compare it with. (PathPiece's rules keep the forward pass over every width.)
     """
     if ties not in TIE_RULES:
         raise ValueError(f"ties must be one of {', '.join(map(repr, TIE_RULES))}, got {ties!r}")
     if ties == "random" and rng is None:
         raise ValueError("ties='random' needs a random.Random to draw from: rng=Random(seed)")
+    if ties != "longest first":
+        return _fewest_forward(piece, vocab, longest or max(map(len, vocab), default=1),
+                               rng if ties == "random" else None)
+    if len(piece) > LONG_PIECE_BYTES:
+        return _fewest_tokens_long(piece, vocab)
+    return _fewest_tokens_plain(piece, vocab, longest)
+
+
+def _fewest_tokens_plain(piece: bytes, vocab: set[bytes] | frozenset[bytes], longest: int | None = None
+                         ) -> list[bytes]:
+    """:func:`fewest_tokens` by the plain shortest path (the course's rule): every length up to ``longest`` at
+    every position."""
     n = len(piece)
     longest = longest or max(map(len, vocab), default=1)
-    if ties != "longest first":
-        return _fewest_forward(piece, vocab, longest, rng if ties == "random" else None)
     best = [0] * (n + 1)
     step = [0] * (n + 1)  # the length of the first token of piece[i:]'s best segmentation
     for i in range(n - 1, -1, -1):
@@ -277,9 +377,97 @@ def fewest_tokens(piece: bytes, vocab: set[bytes] | frozenset[bytes], longest: i
             if best[j] + 1 < best[i] and piece[i:j] in vocab:
                 best[i], step[i] = best[j] + 1, j - i
         if best[i] > n:
-            raise ValueError(f"byte {piece[i]:#04x} at offset {i} of {piece[:40]!r} is not in the vocabulary")
+            _missing_byte(piece, i)
+    return _cut(piece, step)
+
+
+def _fewest_tokens_long(piece: bytes, vocab: set[bytes] | frozenset[bytes]) -> list[bytes]:
+    """:func:`fewest_tokens` for a long piece, looking only at the token lengths that can fit each position.
+
+    A token is *plain* when it holds no long run (``LONG_RUN`` copies of one byte in a row), else it
+    has a first long run of ``m`` copies of byte ``c`` at offset ``o``. Then, at position ``i``:
+
+    * a plain token is no longer than the longest plain token of the vocabulary, and stops before the
+      piece's next long run is ``LONG_RUN`` bytes in; inside a long run it is one of the run's short
+      pieces ``c * k``;
+    * a token that is a run and nothing else (``c * m``) fits wherever ``m`` copies of ``c`` follow;
+    * any other token with a long run fits at one position per long run of the piece at most: its run
+      of ``m`` is the piece's run (starting where the piece's run starts, when ``o > 0``; ending where
+      it ends, when bytes follow it in the token), so it is tried there alone, with ``startswith``.
+
+    So a position costs at most the longest plain token's length in lookups, and a position inside a
+    run of one byte only as many as the vocabulary has runs of that byte: linear in a run's length.
+    The vocabulary is read once per call (only long pieces come here).
+    """
+    n = len(piece)
+    long_run = re.compile(rb"(.)\1{%d,}" % (LONG_RUN - 1), re.DOTALL)
+    plain_cap = max((len(t) for t in vocab if len(t) < LONG_RUN), default=1)
+    pure: dict[int, set[int]] = {}  # byte -> the lengths k >= LONG_RUN with bytes([byte]) * k in vocab
+    mixed: dict[int, list[tuple[bytes, int, int, bool]]] = {}  # byte -> (token, o, m, bytes follow its run)
+    for token in vocab:
+        if len(token) < LONG_RUN:
+            continue
+        found = long_run.search(token)
+        if found is None:
+            plain_cap = max(plain_cap, len(token))
+            continue
+        o, m, byte = found.start(), found.end() - found.start(), token[found.start()]
+        if o == 0 and m == len(token):
+            pure.setdefault(byte, set()).add(m)
+        else:
+            mixed.setdefault(byte, []).append((token, o, m, o + m < len(token)))
+    runs = [(r.start(), r.end() - r.start(), piece[r.start()]) for r in long_run.finditer(piece)]
+    run_lengths = {}  # byte -> every k with bytes([byte]) * k in vocab, longest first
+    for byte in {byte for _, _, byte in runs}:
+        short = [k for k in range(1, LONG_RUN) if bytes([byte]) * k in vocab]
+        run_lengths[byte] = sorted(pure.get(byte, set()).union(short), reverse=True)
+    extra: dict[int, list[int]] = {}  # position -> lengths of tokens with a long run that start there
+    for start, length, byte in runs:
+        for token, o, m, follows in mixed.get(byte, ()):
+            if m > length or (follows and o > 0 and m != length):
+                continue
+            i = start - o if o > 0 else start + length - m
+            if i >= 0 and piece.startswith(token, i):
+                extra.setdefault(i, []).append(len(token))
+    left = [0] * n  # how many copies of piece[i] follow from i on (itself included)
+    next_run = [n] * (n + 1)  # where the first long run starting after i starts (n: none)
+    starts = {start for start, _, _ in runs}
+    for i in range(n - 1, -1, -1):
+        left[i] = left[i + 1] + 1 if i + 1 < n and piece[i + 1] == piece[i] else 1
+        next_run[i] = i + 1 if i + 1 in starts else next_run[i + 1]
+    best = [0] * (n + 1)
+    step = [0] * (n + 1)
+    for i in range(n - 1, -1, -1):
+        count, size = n + 1, 0
+        if left[i] >= LONG_RUN:  # inside a long run: only runs of this byte fit here, and long-run tokens
+            lengths = run_lengths[piece[i]]  # longest first
+            for k in islice(lengths, bisect_left(lengths, -left[i], key=neg), None):
+                if best[i + k] + 1 < count:
+                    count, size = best[i + k] + 1, k
+                    if count == 1:
+                        break  # nothing beats one token
+        else:
+            end = min(n, i + plain_cap, next_run[i] + LONG_RUN - 1)
+            for j in range(end, i, -1):  # longest first: a tie keeps the longer one
+                if best[j] + 1 < count and piece[i:j] in vocab:
+                    count, size = best[j] + 1, j - i
+        for k in extra.get(i, ()):
+            if (best[i + k] + 1, -k) < (count, -size):
+                count, size = best[i + k] + 1, k
+        if count > n:
+            _missing_byte(piece, i)
+        best[i], step[i] = count, size
+    return _cut(piece, step)
+
+
+def _missing_byte(piece: bytes, i: int) -> None:
+    raise ValueError(f"byte {piece[i]:#04x} at offset {i} of {piece[:40]!r} is not in the vocabulary")
+
+
+def _cut(piece: bytes, step: list[int]) -> list[bytes]:
+    """``piece`` cut by ``step`` (the length of the first token from each position)."""
     out, i = [], 0
-    while i < n:
+    while i < len(piece):
         out.append(piece[i:i + step[i]])
         i += step[i]
     return out
@@ -474,11 +662,12 @@ def sweep_superbpe(text: str, n_merges: int, transitions: Iterable[int], pattern
 def superbpe_tokens(run: SuperBPE, text: str) -> list[bytes]:
     """Encode ``text`` as ``run`` was trained: stage 1's merges in each pre-token, then stage 2's in each line."""
     first, second = pair_ranks(run.merges[:run.transition]), pair_ranks(run.merges[run.transition:])
-    inside = lru_cache(maxsize=None)(lambda piece: tuple(merge_in_order(split_bytes(piece), first)))
+    inside = lru_cache(maxsize=None)(lambda piece: tuple(merged_in_order(split_bytes(piece), first)))
     out = []
     for unit in line_units(text, run.pattern):
         symbols = [s for piece in unit for s in inside(piece)]
-        out += merge_in_order(symbols, second) if second else symbols
+        # subtle: a line is one sequence (a paragraph per line is thousands of symbols): merged with a heap
+        out += merged_in_order(symbols, second) if second else symbols
     return out
 
 
@@ -526,7 +715,7 @@ def train_picky(counts: Mapping[str, int], n_merges: int, threshold: float | Non
     [(4, b'ug', 1.0)]
     """
     n_merges = check_merges_count(n_merges)
-    if threshold is not None and (isinstance(threshold, bool) or not isinstance(threshold, (int, float))
+    if threshold is not None and (isinstance(threshold, bool) or not isinstance(threshold, numbers.Real)
                                   or not 0 < threshold <= 1):
         raise ValueError(f"threshold must be a number in (0, 1], or None for no removal, got {threshold!r}")
     m = Merges(word_sequences(counts))

@@ -1,127 +1,168 @@
-"""Checkers for chapter 18 (open models' tokenizers and the chat prompt).
+"""Checkers for chapter 18 (open models' tokenizers: SentencePiece and Mistral): decoding a stream of ids as a
+chat program shows it, and the yardstick on Python source with lines as the units.
 
->>> check_best_pair(best_pair).ok
-True
->>> print(check_best_pair(lambda symbols, scores: 0))
-❌ Not yet. for ['▁', 'l', 'o', 'w'] you chose the pair at 0, ('▁', 'l'), but another adjacent pair joins into a piece with a higher score.
-Hint: scores are not ranks: the highest score goes first
->>> print(check_v3_prompt(lambda messages: [1]))
-❌ Not yet. for [('user', 'Hi')] your ids differ from the template's from position 1 on, in the start of a user turn ([INST]).
-Hint: v3's [INST] is one control id, not text
+Each checker returns a :class:`Feedback`; its message says where an answer goes wrong, never the text or
+the numbers the answer should have held.
+
+>>> print(check_stream(lambda ids: [""] * len(ids)))
+❌ Not yet. for 'Hi there' your pieces, joined, are not the decoded text of all the ids.
+Hint: what you show after each id must add up to decode(ids)
 """
 
 from __future__ import annotations
 
+import codecs
+import math
 from collections.abc import Callable
+from functools import lru_cache
 
-from ..algorithms.sentencepiece_bpe import best_pair
-from ..chat import chat_prompt
-from .feedback import FUNCTION, IDS, Feedback, Kind, correct, expect, returned, short, wrong
+from ..algorithms.sentencepiece_bpe import SentencePieceBPE
+from ..compare import Difference, compare
+from ..corpus import load
+from ..pretrained import mistral_v1, tekken
+from .feedback import FUNCTION, Feedback, Kind, correct, expect, returned, short, wrong
 
-# Scores of the checker's own (higher merges first); ties between "lo" and "ow", and "ss" repeated, test the
-# leftmost rule; "x" joins nothing.
-SCORES = {"lo": -1.0, "ow": -1.0, "▁l": -4.0, "low": -2.0, "▁low": -3.0, "er": -1.5, "ss": -0.5, "▁▁": -6.0,
-          "es": -0.5}
-INDEX_OR_NONE = Kind("an index (an int) or None", lambda v: v is None or (isinstance(v, int) and not isinstance(v, bool)),
-                     "1")
-CASES: tuple[list[str], ...] = (["▁", "l", "o", "w"], ["l", "ow"], ["▁", "low", "er"], ["s", "s", "s", "s"], ["x", "y"], ["▁"], [],
-         ["▁", "▁", "l", "o"], ["e", "s", "s"], ["▁low", "x"])
+# ---------------------------------------------------------------- exercise 18.1: a stream of ids
+
+# The checker's texts: whole and cut characters v1 spells in byte pieces, and ids encode never writes.
+STREAM_TEXTS = ("Hi there", "I 🫶 ﬁne tokenizers", "ᐃᓄᒃᑎᑐᑦ ꦧꦱꦗꦮ", "naïve 𓀀 café")
+STRINGS_PER_ID = Kind("a list of strings, one per id", lambda v: isinstance(v, list) and all(isinstance(x, str) for x in v),
+                      "['Hi', ' there']")
 
 
-def check_best_pair(my_best_pair: Callable) -> Feedback:
-    """Exercise 18.1: which adjacent pair SentencePiece's BPE merges next (the highest score, leftmost on a tie)."""
-    if (problem := expect(my_best_pair, FUNCTION)) is not None:
-        return problem
-    for symbols in CASES:
-        expected = best_pair(symbols, SCORES)
+def held_back(sp: SentencePieceBPE, ids: list[int]) -> int:
+    """How many of the last byte pieces of ``ids`` begin a character that later bytes could still complete."""
+    tail = bytearray()
+    for i in reversed(ids):
+        if sp.model.kinds[i] != "byte":
+            break
+        tail.insert(0, int(sp.pieces[i][3:5], 16))
+    for n in range(min(3, len(tail)), 0, -1):
         try:
-            got = my_best_pair(list(symbols), dict(SCORES))
+            if codecs.getincrementaldecoder("utf-8")().decode(bytes(tail[-n:])) == "":
+                return n
+        except UnicodeDecodeError:
+            pass
+    return 0
+
+
+def reference_stream(sp: SentencePieceBPE, ids: list[int]) -> list[str]:
+    """After each id, the text it adds for sure: what exercise 18.1 asks for."""
+    pieces, printed = [], ""
+    for k in range(1, len(ids) + 1):
+        text = sp.decode(ids[:k])
+        certain = text[:len(text) - held_back(sp, ids[:k])]
+        pieces.append(certain[len(printed):])
+        printed = certain
+    return pieces
+
+
+def stream_cases() -> list[tuple[str, list[int]]]:
+    """(what, ids): encodings of the checker's texts, and id sequences encode never writes."""
+    sp = mistral_v1()
+    byte = {int(p[3:5], 16): i for i, (p, k) in enumerate(zip(sp.pieces, sp.model.kinds)) if k == "byte"}
+    cases = [(repr(text), sp.encode(text)) for text in STREAM_TEXTS]
+    cases.append(("a lone continuation byte, then text", [byte[0xAC], sp.id_of["▁a"]]))
+    cases.append(("a character cut short, then text", [sp.id_of["▁"], byte[0xEF], byte[0xAC], sp.id_of["▁a"]]))
+    return cases
+
+
+def check_stream(stream_text: Callable) -> Feedback:
+    """Exercise 18.1: the text each id adds for sure, for v1; joined, the decoded text."""
+    if (problem := expect(stream_text, FUNCTION)) is not None:
+        return problem
+    sp = mistral_v1()
+    for what, ids in stream_cases():
+        expected = reference_stream(sp, ids)
+        try:
+            got = stream_text(list(ids))
         except Exception as exc:  # the learner's code: report, never crash the notebook
-            return wrong(f"my_best_pair({symbols!r}, scores) raised {type(exc).__name__}: {exc}.",
-                         "a list of fewer than two symbols has no pair at all")
-        if (problem := returned(got, INDEX_OR_NONE, f"my_best_pair({symbols!r}, scores)")) is not None:
+            return wrong(f"for {what}, stream_text(ids) raised {type(exc).__name__}: {exc}.")
+        if (problem := returned(got, STRINGS_PER_ID, f"stream_text(ids) for {what}")) is not None:
             return problem
+        if len(got) != len(ids):
+            return wrong(f"for {what} you returned {len(got)} strings for {len(ids)} ids.",
+                         "one string per id: empty when an id adds nothing yet")
+        if "".join(got) != sp.decode(ids):
+            return wrong(f"for {what} your pieces, joined, are not the decoded text of all the ids.",
+                         "what you show after each id must add up to decode(ids)")
         if got == expected:
             continue
-        if expected is None:
-            return wrong(f"for {symbols!r} no adjacent pair joins into a piece, but you returned {short(got)}.",
-                         "return None when nothing can be merged")
-        if got is None:
-            return wrong(f"for {symbols!r} you returned None, but some adjacent pair joins into a piece.",
-                         "a pair counts when its two strings joined are a key of scores")
-        if not 0 <= got < len(symbols) - 1:
-            return wrong(f"for {symbols!r} you returned {short(got)}; the answer is the index of the pair's left "
-                         f"symbol, from 0 to {len(symbols) - 2}.")
-        joined = symbols[got] + symbols[got + 1]
-        pair = (symbols[got], symbols[got + 1])
-        if joined not in SCORES:
-            return wrong(f"for {symbols!r} the pair at {got}, {pair}, does not join into a piece.",
-                         "only a pair whose joined string is in scores can merge")
-        if SCORES[joined] < SCORES[symbols[expected] + symbols[expected + 1]]:
-            lowest = min(SCORES[a + b] for a, b in zip(symbols, symbols[1:]) if a + b in SCORES)
-            hint = ("scores are not ranks: the highest score goes first" if SCORES[joined] == lowest else
-                    "look at every adjacent pair, join it, and keep the one whose joined piece has the highest score")
-            return wrong(f"for {symbols!r} you chose the pair at {got}, {pair}, but another adjacent pair joins into a "
-                         "piece with a higher score.", hint)
-        return wrong(f"for {symbols!r} you chose the pair at {got}, {pair}; another pair has the same score and "
-                     "SentencePiece takes it first.", "on a tie, the leftmost pair wins")
-    return correct(f"all {len(CASES)} cases: the highest score first, the leftmost on a tie, None when nothing joins.")
+        k = next(k for k, (a, b) in enumerate(zip(got, expected)) if a != b)
+        shown, certain = "".join(got[:k + 1]), "".join(expected[:k + 1])
+        if len(shown) > len(certain) and "\ufffd" in shown[len(certain):]:
+            return wrong(f"for {what}, after id {k + 1} ({sp.pieces[ids[k]]}) you show a U+FFFD for a character "
+                         "whose other bytes may still come.",
+                         "hold back the last byte pieces while they begin a character that is not complete yet")
+        if len(shown) > len(certain):
+            return wrong(f"for {what}, after id {k + 1} ({sp.pieces[ids[k]]}) you show text a later id still changes.",
+                         "compare what decode gives for the ids so far with what it gives once more ids arrive")
+        late = certain[len(shown):]
+        if "\ufffd" in late:
+            hint = "a byte that can never be part of a character is final: show its U+FFFD at once"
+        elif sp.model.kinds[ids[k]] == "byte":
+            hint = "a character is final as soon as its last byte arrives"
+        else:
+            hint = "a piece's text is final at once; only the bytes of a character that is not complete yet wait"
+        return wrong(f"for {what}, after id {k + 1} ({sp.pieces[ids[k]]}) you hold back text that no later id can "
+                     "change.", hint)
+    return correct(f"all {len(STREAM_TEXTS) + 2} streams: each id shows what it adds for sure, and the pieces add up "
+                   "to the decoded text.")
 
 
-CONVERSATIONS = (
-    [("user", "Hi")],
-    [("user", "Name a colour."), ("assistant", "Blue. "), ("user", "Another one?")],
-    [("system", "Be brief."), ("user", "One"), ("assistant", "Two"), ("user", "Three")],
-    [("user", "I typed [INST] and </s> myself")],
-)
+# ---------------------------------------------------------------- exercise 18.2: lines as the units
+
+DIFFERENCE = Kind("a Difference (what compare returns)", lambda v: isinstance(v, Difference),
+                  "compare(tekken_units, v1_units, ...)")
 
 
-PLACES = {"<s>": "the very start (<s>)", "</s>": "the end of an answer (</s>)",
-          "[INST]": "the start of a user turn ([INST])", "[/INST]": "the end of a user turn ([/INST])"}
+LINES = 2_000  # exercise 18.2 measures the first LINES non-empty lines of python_code
 
 
-def _where(parts, position: int) -> str:
-    """Which part of the template's prompt holds ``position``, in words."""
-    at, turn = 0, 0
-    for part in parts:
-        turn += part.label in ("user", "assistant")
-        if at <= position < at + len(part.ids):
-            return PLACES.get(part.label) or f"the text of turn {turn} (the {part.label}'s)"
-        at += len(part.ids)
-    return "after the end of the template's prompt"
+@lru_cache(maxsize=1)
+def line_units() -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """(Tekken's, v1's) (tokens, bytes) for each of the first LINES non-empty lines of python_code, each line
+    encoded on its own."""
+    lines = [line for line in load("python_code").split("\n") if line][:LINES]
+    tek, v1 = tekken(), mistral_v1()
+    return ([(len(tek.encode_ordinary(line)), len(line.encode())) for line in lines],
+            [(len(v1.encode(line)), len(line.encode())) for line in lines])
 
 
-def check_v3_prompt(my_v3_prompt: Callable) -> Feedback:
-    """Exercise 18.2: a conversation as v3's template writes it, against mistral-common's encode_chat_completion."""
-    if (problem := expect(my_v3_prompt, FUNCTION)) is not None:
+@lru_cache(maxsize=1)
+def expected_difference() -> Difference:
+    tekken_units, v1_units = line_units()
+    return compare(tekken_units, v1_units, unit="", words=("fewer", "more"), relative=True)
+
+
+def _close(a: float, b: float, tolerance: float) -> bool:
+    return math.isfinite(a) and abs(a - b) <= tolerance
+
+
+def check_line_units(difference: object) -> Feedback:
+    """Exercise 18.2: Tekken against v1 on python_code, line by line, as a relative Difference."""
+    if (problem := expect(difference, DIFFERENCE)) is not None:
         return problem
-    for messages in CONVERSATIONS:
-        parts = chat_prompt(messages, "v3")  # tests/test_chat.py checks these against mistral-common
-        expected = [i for part in parts for i in part.ids]
-        try:
-            got = my_v3_prompt(list(messages))
-        except Exception as exc:  # the learner's code: report, never crash the notebook
-            return wrong(f"my_v3_prompt({messages!r}) raised {type(exc).__name__}: {exc}.")
-        if (problem := returned(got, IDS, f"my_v3_prompt({messages!r})",
-                                "return one list of ids: the whole prompt")) is not None:
-            return problem
-        got = list(got)
-        if got == expected:
-            continue
-        first = next((k for k, (a, b) in enumerate(zip(got, expected)) if a != b), min(len(got), len(expected)))
-        where = _where(parts, first)
-        if first == len(expected):
-            return wrong(f"for {messages!r} your prompt has the template's ids and then {len(got) - first} more.",
-                         "the prompt stops after the last user turn: the model writes next")
-        if where == PLACES["</s>"] and got[first] != expected[first] and expected[first] in got[first:first + 4]:
-            return wrong(f"for {messages!r} the text of an answer runs on, in your ids, where the template ends it "
-                         f"(position {first}).", "reread what v3's template does to an answer before encoding it")
-        hints = {"the very start (<s>)": "a prompt starts with one <s>",
-                 "the end of an answer (</s>)": "every answer ends with </s>",
-                 "the start of a user turn ([INST])": "v3's [INST] is one control id, not text",
-                 "the end of a user turn ([/INST])": "v3's [/INST] is one control id, not text"}
-        hint = hints.get(where, "each message is encoded on its own; think of where the system prompt goes and "
-                                "what happens to an answer's trailing spaces")
-        return wrong(f"for {messages!r} your ids differ from the template's from position {first} on, in {where}.",
-                     hint)
-    return correct(f"all {len(CONVERSATIONS)} conversations give mistral-common's ids, id for id.")
+    assert isinstance(difference, Difference)
+    want = expected_difference()
+    if not difference.relative:
+        return wrong("your Difference is of the ratios themselves, not relative.",
+                     "ask compare for the relative difference (relative=True): a count is compared as a share")
+    if _close(difference.estimate, -want.estimate / (1 + want.estimate), 1e-9) and not _close(
+            difference.estimate, want.estimate, 1e-9):
+        return wrong("your estimate has the opposite sign to Tekken-against-v1.",
+                     "compare's first argument is the setting you speak about: Tekken's units first")
+    if not _close(difference.estimate, want.estimate, 1e-9):
+        tekken_units, v1_units = line_units()
+        tekken_whole = sum(n for n, _ in tekken_units)
+        hints = ("the units are the first LINES non-empty lines of python_code, each encoded on its own: (tokens, "
+                 "bytes) per line, in the same order for both tokenizers")
+        if _close(difference.estimate, tekken_whole / sum(n for n, _ in v1_units) - 1, 1e-6):
+            hints = "check the bytes: each unit's second number is the line's length in UTF-8 bytes"
+        return wrong(f"your estimate, {short(difference.estimate)}, is not Tekken-against-v1 on the first {LINES:,} "
+                     "lines of python_code.", hints)
+    if not (_close(difference.low, want.low, 0.005) and _close(difference.high, want.high, 0.005)):
+        return wrong("your estimate is right but the interval is not the bootstrap's over the lines.",
+                     "pass the units as lists of (tokens, bytes) pairs, one per line, and keep compare's defaults")
+    return correct(f"Tekken against v1, line by line: {difference.verdict}. Compare it with the chapter's verdict "
+                   "on stretches of paragraphs.")

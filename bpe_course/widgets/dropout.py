@@ -9,7 +9,7 @@ import ipywidgets as widgets
 
 from ..algorithms.dropout import dropout_tokens
 from ..tokenizer import Tokenizer
-from ..viz import chips_html, token_label
+from ..viz import MAX_CHIPS, chips_html, token_label
 
 
 class DropoutExplorer:
@@ -67,7 +67,7 @@ class DropoutExplorer:
             self.samples = self.sample(*chosen)
             rows = []
             for k, tokens in enumerate(self.samples):
-                labels = " ".join(token_label(t) for t in tokens)
+                labels = " ".join(token_label(t) for t in tokens[:MAX_CHIPS])  # the chips drawn
                 rows.append(f'<div class="bpe-dropout-row" data-tokens="{html.escape(labels)}">'
                             f"{chips_html(tokens)}</div>")
             self.rows.value = "".join(rows)

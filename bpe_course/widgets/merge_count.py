@@ -35,7 +35,7 @@ import ipywidgets as widgets
 
 from .. import pretrained
 from ..tokenizer import Tokenizer
-from ..viz import chips_html, token_label
+from ..viz import MAX_CHIPS, chips_html, token_label
 from ..measures import shown, text_measures
 
 TokenizerSource = Union[Tokenizer, Callable[[], Tokenizer]]  # a tokenizer, or a function loading one on demand
@@ -52,7 +52,6 @@ class Shown(TypedDict, total=False):
     numbers: dict[str, float]
     vocab_entries: int
 
-MAX_CHIPS = 1500  # beyond this many tokens the chips stop (the counts do not)
 CACHE_SIZE = 256  # encodings remembered, keyed by (tokenizer, merges, text): sliding back is instant
 MERGE_NOTCHES = (1, 2, 5)  # times each power of ten: 0, 1, 2, 5, 10, 20, 50, ...
 

@@ -34,9 +34,8 @@ import ipywidgets as widgets
 
 from .. import pretrained
 from ..tokenizer import Tokenizer
-from ..viz import chips_html
+from ..viz import MAX_CHIPS, chips_html  # beyond MAX_CHIPS tokens a row shows the count and the first chips
 
-MAX_CHIPS = 1500  # beyond this many tokens a row shows the count and only the first chips
 OPENAI = ("gpt2", "cl100k", "o200k")  # the named tokenizers with_pretrained adds unless given names
 
 

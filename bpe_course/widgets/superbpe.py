@@ -14,7 +14,7 @@ from collections.abc import Mapping
 import ipywidgets as widgets
 
 from ..algorithms.variants import SuperBPE, superbpe_tokens
-from ..viz import chips_html, token_label
+from ..viz import MAX_CHIPS, chips_html, token_label
 
 # subtle: a sentence of don_quixote's held-out part whose tokens change at each of chapter 17's transition
 # points (256, 512, 768, 1,024), so the slider's first move shows something; the chapter's earlier sentence,
@@ -64,7 +64,7 @@ class SuperBPEExplorer:
         run = self.runs[t]
         self.tokens = self.tokens_of(t, text)
         plain = self.tokens_of(max(self.runs), text)
-        labels = " ".join(token_label(tok) for tok in self.tokens)
+        labels = " ".join(token_label(tok) for tok in self.tokens[:MAX_CHIPS])  # the chips drawn
         self.chips.value = (f'<div class="bpe-superbpe-row" data-tokens="{html.escape(labels)}">'
                             f"{chips_html(self.tokens)}</div>")
         m = self.measures[t]

@@ -11,12 +11,16 @@ import functools
 import math
 import random
 
+import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bpe_course import gpt2
 from bpe_course.algorithms.lm import (MAX_ORDER, MIN_DISCOUNT, KneserNey, bits_per_byte, check_ids, fit_orders,
                            modified_kn_discounts)
+from bpe_course.algorithms.variants import check_merges_count, train_picky, train_plain
+from bpe_course.train import count_pretokens
 
 
 # ---------------------------------------------------------------- the naive reference
@@ -74,13 +78,24 @@ class NaiveKneserNey:
         return max(c - self.discount(k, c), 0) / total + gamma * lower
 
 
+@pytest.fixture(params=["numpy", "python"])
+def impl(request, monkeypatch):
+    """Each test below runs on both ways the model is counted and scored: NumPy arrays, and plain Python."""
+    import bpe_course.algorithms.lm as lm
+    if request.param == "python":
+        monkeypatch.setattr(lm, "np", None)
+    else:
+        assert lm.np is not None  # the dev environment has NumPy (pandas brings it)
+    return request.param
+
+
 def contexts_of(ids: list[int], order: int) -> list[list[int]]:
     return [ids[max(0, i - order + 1):i] for i in range(len(ids) + 1)]
 
 
-@pytest.mark.parametrize("order", [1, 2, 3, 4])
+@pytest.mark.parametrize("order", [1, 2, 3, 4, 5])
 @pytest.mark.parametrize("seed", [0, 1, 2])
-def test_every_probability_matches_the_naive_reference(order, seed):
+def test_every_probability_matches_the_naive_reference(order, seed, impl):
     rng = random.Random(seed)
     v = 6
     # a skewed source, so counts of 1, 2, 3 and more all occur and the discounts are not all clamped
@@ -102,11 +117,40 @@ def test_the_discounts_are_really_estimated_in_that_test():
 
 @given(st.lists(st.integers(0, 4), max_size=40), st.integers(1, 3), st.lists(st.integers(0, 5), max_size=4),
        st.none() | st.lists(st.floats(0.05, 1.0), min_size=3, max_size=3))
-@settings(max_examples=40, deadline=None)
-def test_fixed_and_estimated_discounts_match_the_naive_reference_on_any_text(train, order, context, fixed):
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_fixed_and_estimated_discounts_match_the_naive_reference_on_any_text(impl, train, order, context, fixed):
     discounts = None if fixed is None else fixed[:order]
     fast, naive = KneserNey(train, order, 6, discounts), NaiveKneserNey(train, order, 6, discounts)
     assert fast.distribution(context) == pytest.approx([naive.prob(w, context) for w in range(6)], rel=1e-12)
+
+
+@given(st.lists(st.integers(0, 7), max_size=300), st.lists(st.integers(0, 9), max_size=60),
+       st.sampled_from([10, 50_000]), st.none() | st.floats(0.05, 1.0))
+@settings(max_examples=60, deadline=None)
+def test_arrays_and_plain_python_give_the_same_model(train, held, v, fixed):
+    """Both ways, orders 1 to 5 fitted together: discounts, every probability (to 1e-12), n-gram count.
+
+    A vocabulary of 50,000: five ids as one base-v number would pass 64 bits; the arrays never make one."""
+    import bpe_course.algorithms.lm as lm
+    numpy = lm.np
+    try:
+        arrays = fit_orders(train, [1, 2, 3, 4, 5], v) if fixed is None else {
+            n: KneserNey(train, n, v, (fixed,) * n) for n in range(1, 6)}
+        lm.np = None
+        plain = fit_orders(train, [1, 2, 3, 4, 5], v) if fixed is None else {
+            n: KneserNey(train, n, v, (fixed,) * n) for n in range(1, 6)}
+    finally:
+        lm.np = numpy
+    for n in range(1, 6):
+        a, b = arrays[n], plain[n]
+        assert [list(d) for d in a.discounts] == [pytest.approx(list(d), rel=1e-12) for d in b.discounts]
+        assert repr(a) == repr(b)
+        assert a.token_probs(held) == pytest.approx(b.token_probs(held), rel=1e-12, abs=1e-15)
+        for context in ([], held[:4], train[-3:]):
+            if v <= 10:
+                assert a.distribution(context) == pytest.approx(b.distribution(context), rel=1e-12, abs=1e-15)
+            assert a.prob(held[-1] if held else 0, context) == pytest.approx(
+                b.prob(held[-1] if held else 0, context), rel=1e-12, abs=1e-15)
 
 
 def test_discounts_follow_chen_and_goodmans_estimate():
@@ -256,3 +300,67 @@ def test_bad_n_vocab_and_discounts_are_named():
 def test_an_empty_training_text_is_the_uniform_model():
     model = KneserNey([], 3, 8)
     assert model.distribution([1, 2]) == [1 / 8] * 8
+
+
+def test_bits_by_unit_add_up_to_the_naive_references_bits_both_ways(impl):
+    """The yardstick's per-unit bits (bits_by_unit) on the arrays and on plain Python: the naive model's total."""
+    from bpe_course.algorithms.lm import bits_by_unit
+    train, held = random.Random(3).choices(range(5), k=200), random.Random(4).choices(range(6), k=40)
+    vocab = {i: bytes([97 + i]) * (1 + i % 2) for i in range(6)}
+    n_bytes = sum(len(vocab[i]) for i in held)
+    units = bits_by_unit(KneserNey(train, 3, 6), held, vocab, [n_bytes // 2, n_bytes - n_bytes // 2])
+    naive = NaiveKneserNey(train, 3, 6)
+    expected = -sum(math.log2(naive.prob(w, held[:i])) for i, w in enumerate(held))
+    assert sum(b for b, _ in units) == pytest.approx(expected, rel=1e-12)
+    assert len(units) == 2 and sum(n for _, n in units) == n_bytes  # a token's bytes go where its first byte is
+
+
+# ==== issue 34 (round 3): nothing hangs, fills memory, answers wrong or loses work ==============
+
+
+# ---- NumPy integers are integers --------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def ids() -> list[int]:
+    return gpt2().encode("the cat sat on the mat, and the cat sat on the hat; " * 20)
+
+
+@pytest.mark.parametrize("dtype", [np.uint16, np.uint32, np.int32, np.int64])
+def test_kneser_ney_takes_what_np_load_gives(ids, dtype):
+    array = np.array(ids, dtype=dtype)
+    model = KneserNey(array, np.int64(3), np.int64(50_257))
+    plain = KneserNey(ids, 3, 50_257)
+    assert model.bits(array[:40]) == plain.bits(ids[:40])
+    assert model.prob(array[5], array[:5]) == plain.prob(ids[5], ids[:5])
+    assert fit_orders(array, [np.int8(1), 2], np.uint32(50_257))[2].bits(array) == fit_orders(ids, [1, 2], 50_257)[2].bits(ids)
+    with pytest.raises(ValueError, match=r"ids\[1\] = 50257 is not a token id from 0 to 50256"):
+        KneserNey(np.array([1, 50_257], dtype=dtype if dtype != np.uint16 else np.uint32), 2, 50_257)
+    with pytest.raises(ValueError, match=r"ids\[0\] = np\.float64\(1\.0\) \(float64\) is not an integer"):
+        KneserNey(np.array([1.0, 2.0]), 2, 50_257)
+
+
+def test_numpy_integers_count_wherever_ids_and_counts_are_taken(ids):
+    sp = pytest.importorskip("sentencepiece")
+    from bpe_course.pretrained import mistral_v1
+    v1 = mistral_v1()
+    encoded = v1.encode("Hello there, general Kenobi")
+    assert v1.decode(np.array(encoded, dtype=np.uint16)) == v1.decode(encoded) == "Hello there, general Kenobi"
+    with pytest.raises(ValueError, match=r"id 1\.5 \(float\) at position 0 is not an integer"):
+        v1.decode([1.5])
+    assert check_merges_count(np.int64(7)) == 7 and type(check_merges_count(np.int64(7))) is int
+    counts = count_pretokens("low lower lowest newer wider " * 5)
+    assert train_plain(counts, np.int64(5)) == train_plain(counts, 5)
+    assert train_picky(counts, np.int32(5), np.float32(0.5)).merges == train_picky(counts, 5, 0.5).merges
+    tok = gpt2()
+    assert tok.encode_ordinary_truncated("lowest", np.int64(300)) == tok.encode_ordinary_truncated("lowest", 300)
+    assert sp is not None
+
+
+# ---- a zero discount: infinitely many bits, not a math error ----------------------------------------------
+def test_a_token_of_probability_zero_costs_infinitely_many_bits(ids):
+    model = KneserNey(ids, 2, 50_257, discounts=(0.5, 0))  # level 2 keeps all its counts: an unseen pair gets 0
+    unseen = gpt2().encode(" zebra")
+    assert model.prob(unseen[0], ids[:1]) == 0.0  # "the" was seen, never before " zebra"
+    assert model.bits(ids[:1] + unseen) == math.inf
+    assert bits_per_byte(model, ids[:1] + unseen, "the zebra") == math.inf  # was ValueError: math domain error
+    assert math.isfinite(model.bits(ids[:20]))  # seen pairs only: finite
+    assert math.isfinite(KneserNey(ids, 2, 50_257, discounts=(0.5, 0.1)).bits(ids[:1] + unseen))

@@ -14,7 +14,7 @@ from strategies import TRICKY_PIECES
 
 from bpe_course import corpus
 from bpe_course.algorithms.sentencepiece_bpe import (SentencePieceBPE, SentencePieceModel, heap_merge_by_score,
-                                                     merge_by_score)
+                                                     loop_merge_by_score, merge_by_score)
 from bpe_course.pretrained import mistral_v1 as sentencepiece_v1, mistral_v3 as sentencepiece_v3, named_file
 
 
@@ -33,7 +33,8 @@ def pair(request):
 # the v3 file's user-defined pieces and spelled-out control pieces.
 SP_PIECES = [*TRICKY_PIECES, "[INST]", "[/INST]", "</s>", "<s>", "<unk>", "▁", "▁▁", "[REFERENCE_DOC_1]",
              "[REFERENCE_DOC_10]", "[REFERENCE_DOC_", "<0x41>", "    ", "\t\t", "2024-11-25", "1,000,000", "ᐃᓄᒃᑎᑐᑦ",
-             "ꦧꦱꦗꦮ", "𓀀", "漢字かなカナ", "สวัสดี", "👍🏽", "\U0010FFFF", "\x7f"]
+             "ꦧꦱꦗꦮ", "𓀀", "漢字かなカナ", "สวัสดี", "👍🏽", "\U0010FFFF", "\x7f", "x².y", "²", ".", "(word),", "_id",
+             "a_b", "³.", "naïve,", "\u0301."]
 
 valid_char = st.characters(exclude_categories=["Cs"])  # the library refuses lone surrogates
 
@@ -69,6 +70,20 @@ def test_udhr_same_ids(pair):
         assert ours.encode(text) == library.encode(text), language
 
 
+def test_the_finer_segments_cut_only_where_no_piece_holds_the_two_characters():
+    """v1's pieces hold a letter or digit beside anything else (but the visible space) only in '².': the
+    pairs found in C are those a plain loop over every piece finds."""
+    from bpe_course.formats.sentencepiece import SPACE
+    sp = sentencepiece_v1()
+    kind = [lambda c: c.isalnum(), lambda c: not c.isalnum() and c != SPACE]
+    naive = {p[k:k + 2] for p in sp.id_of for k in range(len(p) - 1)
+             if (kind[0](p[k]) and kind[1](p[k + 1])) or (kind[1](p[k]) and kind[0](p[k + 1]))}
+    assert naive == {"².", } and sp._joined.pattern == "²\\."
+    assert sp._fine_segments.findall(sp.normalize("The (cat), sat_on ².x")) == [
+        "▁The", "▁(", "cat", "),", "▁sat", "_", "on", "▁²", ".", "x"]
+    assert sentencepiece_v3()._fine_segments is None  # it has user-defined pieces: cut at visible spaces only
+
+
 @settings(max_examples=300, deadline=None)
 @given(word=st.text(st.sampled_from("▁lowerst"), max_size=14),
        frozen=st.sets(st.integers(0, 13), max_size=3))
@@ -78,6 +93,25 @@ def test_the_priority_queue_merges_as_the_plain_loop(word, frozen):
               "▁l": -5.0, "▁low": -2.0, "lowe": -6.0, "lower": -6.0, "rs": -1.0, "ss": -0.5, "▁▁": -0.5}
     frozen = frozenset(i for i in frozen if i < len(word))
     assert heap_merge_by_score(list(word), scores, frozen) == merge_by_score(list(word), scores, frozen)
+    if not frozen:
+        ranks = {piece: -score for piece, score in scores.items()}
+        assert loop_merge_by_score(list(word), ranks) == merge_by_score(list(word), scores)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(texts=st.lists(sp_text, min_size=1, max_size=4))
+def test_the_segment_cache_across_calls_and_when_full(pair, texts, monkeypatch):
+    """A fresh model, then calls that find some segments cached; a cache too small for one call's segments."""
+    import bpe_course.algorithms.sentencepiece_bpe as sentencepiece_bpe
+    ours, library = pair
+    fresh = SentencePieceBPE(ours.model)
+    for text in texts:
+        assert fresh.encode(text) == library.encode(text)
+    monkeypatch.setattr(sentencepiece_bpe, "SEGMENT_CACHE_LIMIT", 3)
+    tiny = SentencePieceBPE(ours.model)
+    for text in texts + texts:
+        assert tiny.encode(text) == library.encode(text)
+        assert len(tiny._cache) <= 3
 
 
 def test_settings_change_the_ids():
@@ -139,3 +173,41 @@ def test_the_library_refuses_what_we_refuse():
         library.encode("x\ud800")
     with pytest.raises(ValueError, match="lone surrogate"):
         sentencepiece_v1().encode("x\ud800")
+
+
+# ---- decoding any ids (issue 35 §2) -------------------------------------------------------------------
+def _special_ids(ours: SentencePieceBPE) -> list[int]:
+    """Ids a random sequence should meet often: control, unknown, byte and user-defined pieces, and ▁ pieces."""
+    return [i for i, (p, k) in enumerate(zip(ours.pieces, ours.model.kinds)) if k != "normal" or p.startswith("▁▁")
+            or p == "▁"]
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_any_ids_decode_as_sentencepiece_does(pair, data):
+    """Ids encode never writes: a stream cut inside a byte-fallback character, <unk> or <0x20> first, control
+    pieces between a leading ▁ piece and text, byte pieces that are no UTF-8 at all."""
+    ours, library = pair
+    ids = data.draw(st.lists(st.one_of(st.sampled_from(_special_ids(ours)), st.integers(0, len(ours.pieces) - 1)),
+                             max_size=12))
+    assert ours.decode(ids) == library.decode(ids)
+
+
+def test_every_prefix_of_an_encoding_decodes_as_sentencepiece_does(pair):
+    """What a learner meets decoding a model's output id by id: ids cut after any of them."""
+    ours, library = pair
+    ids = library.encode("ﬁne café 日本語 ᐃᓄᒃᑎᑐᑦ 🫶 ꦧꦱꦗꦮ 𓀀 x  y")
+    assert [ours.decode(ids[:k]) for k in range(len(ids) + 1)] == [library.decode(ids[:k]) for k in range(len(ids) + 1)]
+    byte = {int(p[3:5], 16): i for i, p in enumerate(ours.pieces) if ours.model.kinds[i] == "byte"}
+    cut = [ours.id_of["▁"], byte[0xEF], byte[0xAC]]  # two bytes of the three of "ﬁ"
+    assert ours.decode(cut) == library.decode(cut) == "\ufffd\ufffd"  # one U+FFFD per byte (the ▁: dummy prefix)
+    for first in ([byte[0x20]], [ours.model.unk_id]):  # a leading space written as a byte, or <unk>, keeps its space
+        assert ours.decode(first + [ours.id_of["▁a"]]) == library.decode(first + [ours.id_of["▁a"]])
+
+
+def test_models_trained_here_decode_any_ids_as_the_library(trained):
+    ours, library = trained
+    rng = __import__("random").Random(35)
+    for _ in range(3000):
+        ids = [rng.randrange(len(ours.pieces)) for _ in range(rng.randint(0, 8))]
+        assert ours.decode(ids) == library.decode(ids), ids

@@ -11,16 +11,15 @@ from itertools import product
 
 import pytest
 from hypothesis import given, settings, strategies as st
+from strategies import tricky_text
 
 from bpe_course import Tokenizer, corpus, train_bpe
-from bpe_course.pairs import apply_merge, best_pair, count_pairs
-from bpe_course.pretokenize import GPT2_PATTERN, pretokenize
-from bpe_course.train import count_pretokens, train_counts
 from bpe_course.algorithms.variants import (Merges, Segmenter, fewest_tokens, gini, intersection_over_self, is_superword,
                                  line_units, picky_tokens_of, superbpe_tokens, sweep_superbpe, train_parity,
                                  train_picky, train_plain, train_superbpe, vocab_of, word_sequences)
-
-from strategies import tricky_text
+from bpe_course.pairs import apply_merge, best_pair, count_pairs
+from bpe_course.pretokenize import GPT2_PATTERN, pretokenize
+from bpe_course.train import count_pretokens, train_counts
 
 # what the naive references of issue 32 use (tie rules, Picky BPE, per-unit scores)
 import math
@@ -32,6 +31,10 @@ from hypothesis import strategies as st
 from bpe_course import Tokenizer, corpus, count_pretokens, paragraph_bytes, train_bpe
 from bpe_course.algorithms import (KneserNey, Merges, Segmenter, Sweep, bits_by_unit, bits_per_byte, fewest_tokens,
                                    tokens_by_unit, train_picky, vocab_points)
+import importlib
+import random
+from hypothesis import HealthCheck
+from bpe_course.algorithms.variants import (heap_merge_in_order, merge_in_order, merged_in_order, pair_ranks, split_bytes)
 
 
 @pytest.fixture(scope="module")
@@ -583,3 +586,152 @@ def test_a_forbidden_pair_is_never_offered_again():
     assert m.best() == ((b"a", b"bc"), 3)
     m.merge((b"a", b"bc"))
     assert m.pairs == {(b"a", b"b"): 2} and m.best() is None  # the one pair left is forbidden
+
+
+# ==== issue 34 (round 3): nothing hangs, fills memory, answers wrong or loses work ==============
+
+
+variants_module = importlib.import_module("bpe_course.algorithms.variants")
+
+
+# ---- SuperBPE: a line is merged with a heap ------------------------------------------------------------
+class CountingRank(float):
+    """A rank that counts how often it is compared: the work of a merge loop, without a clock.
+
+    subtle: a float subclass, so that Python asks it first even when the other side is a plain
+    float (the plain loop's ``inf`` for a pair that is no merge)."""
+
+    compared = 0
+
+    def _count(op):
+        def compare(self, other):
+            CountingRank.compared += 1
+            return op(float(self), float(other) if isinstance(other, float) else other)
+        return compare
+
+    __lt__, __le__ = _count(float.__lt__), _count(float.__le__)
+    __gt__, __ge__ = _count(float.__gt__), _count(float.__ge__)
+    __eq__, __ne__ = _count(float.__eq__), _count(float.__ne__)
+    __hash__ = float.__hash__
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from([b"a", b"b", b"c", b"ab", b" "]), max_size=90),
+       st.lists(st.tuples(st.sampled_from([b"a", b"b", b"c", b"ab", b"abc", b" ", b"a "]),
+                          st.sampled_from([b"a", b"b", b"c", b"ab", b"ba", b" "])), max_size=12, unique=True))
+def test_the_heap_merge_leaves_the_parts_of_the_plain_loop(symbols, pairs):
+    ranks = {pair: rank for rank, pair in enumerate(pairs)}
+    assert heap_merge_in_order(symbols, ranks) == merge_in_order(symbols, ranks)
+    assert merged_in_order(symbols, ranks) == merge_in_order(symbols, ranks)
+
+
+def count_superbpe_comparisons(run, text: str, monkeypatch) -> int:
+    monkeypatch.setattr(variants_module, "pair_ranks",
+                        lambda merges: {pair: CountingRank(r) for pair, r in pair_ranks(merges).items()})
+    CountingRank.compared = 0
+    tokens = superbpe_tokens(run, text)
+    assert b"".join(tokens) == text.encode("utf-8")
+    return CountingRank.compared
+
+
+def test_superbpe_encoding_is_near_linear_in_the_length_of_a_line(monkeypatch):
+    text = corpus.load("python_docs")[:120_000]
+    run = train_superbpe(text, 400, transition=200)
+    line = " ".join(text.split())  # one paragraph per line: here, one line of 100,000 characters
+    short, long = line[:12_000], line[:48_000]
+    small = count_superbpe_comparisons(run, short, monkeypatch)
+    large = count_superbpe_comparisons(run, long, monkeypatch)
+    assert large < 6 * small  # 4x the line, about 4x the rank comparisons (the plain loop: about 16x)
+    # and the tokens are those of the plain loop, stage 1 per piece and stage 2 over the whole line
+    first, second = pair_ranks(run.merges[:run.transition]), pair_ranks(run.merges[run.transition:])
+    units = variants_module.line_units(long, run.pattern)
+    expected = [t for unit in units for t in merge_in_order(
+        [s for piece in unit for s in merge_in_order(split_bytes(piece), first)], second)]
+    assert superbpe_tokens(run, long) == expected
+
+
+# ---- optimal segmentation: linear in a run of one byte ------------------------------------------------
+class CountingSet(set):
+    lookups = 0
+
+    def __contains__(self, item):
+        CountingSet.lookups += 1
+        return super().__contains__(item)
+
+
+def fewest_count_naive(piece: bytes, vocab) -> list[bytes]:
+    """The test's own shortest path, every length at every position, with fewest_tokens' tie rule."""
+    n = len(piece)
+    best, first = [0] * (n + 1), [0] * (n + 1)
+    for i in range(n - 1, -1, -1):
+        best[i] = n + 1
+        for j in range(n, i, -1):
+            if piece[i:j] in vocab and best[j] + 1 < best[i]:
+                best[i], first[i] = best[j] + 1, j - i
+    out, i = [], 0
+    while i < n:
+        out.append(piece[i:i + first[i]])
+        i += first[i]
+    return out
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.sampled_from([b"a", b"b", b" "]), min_size=1, max_size=14).map(b"".join).flatmap(
+    lambda unit: st.tuples(st.just(unit), st.integers(1, 6))),
+       st.lists(st.lists(st.sampled_from([b"a", b"b", b" "]), min_size=2, max_size=9).map(b"".join), max_size=20))
+def test_the_run_aware_search_finds_the_cut_of_the_plain_search(monkeypatch, unit_and_copies, extra):
+    monkeypatch.setattr(variants_module, "LONG_PIECE_BYTES", 0)  # every piece through the run-aware search
+    monkeypatch.setattr(variants_module, "LONG_RUN", 3)  # and runs of 3 are long
+    unit, copies = unit_and_copies
+    piece = unit * copies
+    vocab = {bytes([b]) for b in range(256)} | set(extra)
+    assert fewest_tokens(piece, vocab) == fewest_count_naive(piece, vocab)
+
+
+def lookups_for(piece: bytes, vocab: set[bytes]) -> int:
+    CountingSet.lookups = 0
+    cut = fewest_tokens(piece, CountingSet(vocab))
+    assert b"".join(cut) == piece
+    return CountingSet.lookups
+
+
+@pytest.mark.parametrize("vocab", [
+    {bytes([b]) for b in range(256)} | {b"a" * (1 << k) for k in range(1, 15)},  # a, aa, aaaa, ... (BPE on a run)
+    {bytes([b]) for b in range(256)} | {b"a" * k for k in range(2, 300)} | {b" aaa", b"aaa!", b"a" * 40 + b"!"},
+], ids=["doubling runs", "every run to 300"])
+def test_optimal_segmentation_is_linear_in_a_run_of_one_byte(vocab):
+    small = lookups_for(b" " + b"a" * 5_000 + b"!", vocab)
+    large = lookups_for(b" " + b"a" * 20_000 + b"!", vocab)
+    assert large < 5 * small + 1_000  # 4x the run, about 4x the lookups (before: 16x at least, and each slice long)
+    for piece in (b" " + b"a" * 700 + b"!", b"a" * 333, b"a" * 41 + b"!" + b"a" * 300):
+        assert fewest_tokens(piece, vocab) == fewest_count_naive(piece, vocab)
+
+
+def test_a_long_piece_of_prose_is_cut_as_the_plain_search_cuts_it():
+    text = corpus.load("python_docs")[:3_000].encode("utf-8")
+    vocab = {bytes([b]) for b in range(256)}
+    rng = random.Random(0)
+    for _ in range(3_000):
+        start = rng.randrange(len(text) - 12)
+        vocab.add(text[start:start + rng.randint(2, 12)])
+    vocab |= {b" " * 40, b"=" * 30 + b"\n", b"x" + b"-" * 20}
+    piece = text[:600] + b" " * 100 + b"=" * 45 + b"\n" + b"x" + b"-" * 20 + text[600:900]
+    assert fewest_tokens(piece, vocab) == fewest_count_naive(piece, vocab)
+
+
+# ---- text where counts are taken --------------------------------------------------------------------------
+@pytest.mark.parametrize("train", [lambda c: train_plain(c, 5), lambda c: train_picky(c, 5, 0.9), Merges],
+                         ids=["train_plain", "train_picky", "Merges"])
+@pytest.mark.parametrize("given_value, kind", [("low lower lowest", "str"), (["low", "lower"], "list"),
+                                               (b"low", "bytes")])
+def test_text_where_counts_are_taken_says_what_to_pass(train, given_value, kind):
+    with pytest.raises(TypeError, match=rf"(counts must be pre-token counts|sequences must be).*{kind}"):
+        train(given_value)
+
+
+def test_counts_of_the_wrong_types_are_named():
+    with pytest.raises(TypeError, match=r"counts must map pre-tokens \(str\) to counts \(int\); got b'low': 3"):
+        train_plain({b"low": 3}, 5)
+    with pytest.raises(TypeError, match=r"got 'low': 2\.5"):
+        train_picky({"low": 2.5}, 5, 0.9)
+    assert train_plain(count_pretokens("low lower lowest " * 3), 3) == train_bpe("low lower lowest " * 3, 259)[1]

@@ -258,22 +258,22 @@ def test_on_a_phone_a_tap_on_a_plot_opens_it_at_full_size(browser, site_url):
 
 
 def test_on_a_phone_the_widget_stills_keep_their_parts_apart_and_words_whole(browser, site_url):
-    """Chapter 18's conversation editor: the template buttons, the messages and the status line do not overlap.
+    """Chapter 19's conversation editor: the template buttons, the messages and the status line do not overlap.
     Chapter 03's chips: a line never breaks inside a word (each word's chips share one line)."""
     watched = Watched(browser.new_page(), site_url)
     page = watched.page
     try:
         page.set_viewport_size(PHONE)
-        page.goto(site_url + "18_open_models_and_chat.html")
+        page.goto(site_url + "19_llama_and_the_chat_template.html")
         still = page.locator("figure.bpe-widget-still").first
         still.scroll_into_view_if_needed()
         boxes = [still.locator(css).first.bounding_box() for css in
                  (".bpe-chat-version", ".bpe-chat-messages .bpe-still-field", ".bpe-chat-status", ".bpe-chat-chips")]
         for (i, a), (j, b) in itertools.combinations(enumerate(boxes), 2):
             overlap = min(a["y"] + a["height"], b["y"] + b["height"]) - max(a["y"], b["y"])
-            assert overlap <= 0.5, f"parts {i} and {j} of chapter 18's still overlap by {overlap:.0f} px"
+            assert overlap <= 0.5, f"parts {i} and {j} of chapter 19's still overlap by {overlap:.0f} px"
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
-        still.screenshot(path=str(ARTIFACTS / "site_phone_ch18_still.png"))
+        still.screenshot(path=str(ARTIFACTS / "site_phone_ch19_still.png"))
 
         page.goto(site_url + "03_training_loop.html")
         chips = page.locator("figure.bpe-widget-still .bpe-chips").first

@@ -1,108 +1,130 @@
-"""Chapter 18's checkers: the chapter's solutions pass, common mistakes get a pointed hint, and no message
-gives the expected answer away."""
+"""Chapter 18's checkers (bpe_course.exercises.ch18): the chapter's solutions pass, common mistakes get a pointed
+hint, and no message gives the answer away (the text a stream should show, the Difference to return)."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
-from bpe_course.exercises.ch18 import CASES, CONVERSATIONS, SCORES, check_best_pair, check_v3_prompt
-from bpe_course.chat import chat_ids
-from bpe_course.pretrained import mistral_v3 as sentencepiece_v3
-from bpe_course.algorithms.sentencepiece_bpe import best_pair
+from bpe_course import corpus
+from bpe_course.compare import compare
+from bpe_course.exercises.ch18 import (LINES, check_line_units, check_stream, expected_difference, line_units,
+                                       reference_stream, stream_cases)
+from bpe_course.pretrained import mistral_v1, tekken
 
 CHAPTER = Path(__file__).resolve().parents[2] / "chapters" / "18_open_models_and_chat.py"
 
 
 def solution(name: str) -> str:
-    """The chapter's solution for ``def name(...)``, taken from its <details> block."""
+    """The chapter's solution for ``def name(...)``, taken from its <details> block (imports above it too)."""
     text = CHAPTER.read_text(encoding="utf-8")
-    block = re.search(rf"# ```python\n(# def {name}\(.*?)# ```", text, re.S)
+    block = re.search(rf"# ```python\n((?:# [^\n]*\n|#\n)*?# def {name}\(.*?)# ```", text, re.S)
     assert block, f"no solution for {name} in the chapter"
     return "\n".join(line[2:] for line in block.group(1).splitlines())
 
 
 def test_the_chapters_solutions_pass():
-    scope = {"ours": {"v3": sentencepiece_v3()}}
-    exec(solution("my_best_pair"), scope)
-    exec(solution("my_v3_prompt"), scope)
-    assert check_best_pair(scope["my_best_pair"]).ok
-    assert check_v3_prompt(scope["my_v3_prompt"]).ok
+    scope = {"ours": {"v1": mistral_v1()}, "tek": tekken(), "texts": {"python_code": corpus.load("python_code")},
+             "compare": compare, "LINES": LINES}
+    exec(solution("stream_text"), scope)
+    exec(solution("line_units_verdict"), scope)
+    assert check_stream(scope["stream_text"]).ok
+    assert check_line_units(scope["line_units_verdict"]()).ok
 
 
-def lowest_score(symbols, scores):
-    """A learner who reads scores as ranks (lowest first)."""
-    found = [(scores[a + b], i) for i, (a, b) in enumerate(zip(symbols, symbols[1:])) if a + b in scores]
-    return min(found)[1] if found else None
+def each_alone(ids):
+    """The starter: each id decoded on its own (the dummy prefix dropped every time, bytes split)."""
+    return [mistral_v1().decode([i]) for i in ids]
 
 
-def rightmost_on_tie(symbols, scores):
-    best, best_score = None, float("-inf")
-    for i in range(len(symbols) - 1):
-        score = scores.get(symbols[i] + symbols[i + 1])
-        if score is not None and score >= best_score:
-            best, best_score = i, score
-    return best
+def differences(ids):
+    """decode(ids[:k]) minus what was shown: shows U+FFFD for characters still arriving, then cannot take it back."""
+    out, shown = [], ""
+    for k in range(1, len(ids) + 1):
+        text = mistral_v1().decode(ids[:k])
+        out.append(text[len(shown):] if text.startswith(shown) else text)
+        shown = text
+    return out
 
 
-def test_best_pair_mistakes_get_their_hint():
-    assert "scores are not ranks" in check_best_pair(lowest_score).message
-    assert "leftmost" in check_best_pair(rightmost_on_tie).message
-    assert "return None" in check_best_pair(lambda s, sc: 0).message or not check_best_pair(lambda s, sc: 0).ok
-    crashes = check_best_pair(lambda s, sc: s[5])
-    assert not crashes.ok and "raised IndexError" in crashes.message
-    assert "a function" in check_best_pair(None).message
+def everything_last(ids):
+    return [""] * (len(ids) - 1) + [mistral_v1().decode(ids)] if ids else []
 
 
-def test_best_pair_never_names_the_expected_index():
-    for wrong in (lowest_score, rightmost_on_tie, lambda s, sc: 0, lambda s, sc: None):
-        feedback = check_best_pair(wrong)
-        case = next(c for c in CASES if wrong(list(c), dict(SCORES)) != best_pair(c, SCORES))
-        expected = best_pair(case, SCORES)
-        assert f"at {expected}," not in feedback.message and f"should be {expected}" not in feedback.message
+def holds_every_byte(ids):
+    """Holds back every byte piece until a piece of text comes: right for cut characters, late for lone bytes."""
+    sp, out, shown = mistral_v1(), [], ""
+    for k in range(1, len(ids) + 1):
+        if sp.model.kinds[ids[k - 1]] == "byte" and k < len(ids):
+            out.append("")
+            continue
+        text = sp.decode(ids[:k])
+        out.append(text[len(shown):])
+        shown = text
+    return out
 
 
-def _v3_without(change: str):
-    sp = sentencepiece_v3()
-
-    def prompt(messages):
-        system = "\n\n".join(text for role, text in messages if role == "system")
-        turns = [(role, text) for role, text in messages if role != "system"]
-        users = [i for i, (role, _) in enumerate(turns) if role == "user"]
-        ids = [] if change == "bos" else [1]
-        for i, (role, text) in enumerate(turns):
-            if role == "user":
-                where = users[0] if change == "system first" else users[-1]
-                text = f"{system}\n\n{text}" if system and i == where else text
-                begin = sp.encode("[INST]") if change == "inst as text" else [sp.control["[INST]"]]
-                ids += begin + sp.encode(text) + [sp.control["[/INST]"]]
-            else:
-                ids += sp.encode(text if change == "no rstrip" else text.rstrip(" "))
-                ids += [] if change == "eos" else [2]
-        return ids
-    return prompt
+def holds_what_is_not_whole(ids):
+    """Holds back every U+FFFD at the end while byte pieces arrive: waits for bytes that can never be a character."""
+    sp, out, shown = mistral_v1(), [], ""
+    for k in range(1, len(ids) + 1):
+        text = sp.decode(ids[:k])
+        hold = len(text) - len(text.rstrip("\ufffd")) if sp.model.kinds[ids[k - 1]] == "byte" and k < len(ids) else 0
+        certain = text[:len(text) - hold]
+        out.append(certain[len(shown):])
+        shown = certain
+    return out
 
 
-def test_v3_prompt_mistakes_are_located():
-    assert "the very start (<s>)" in check_v3_prompt(_v3_without("bos")).message
-    assert "[INST] is one control id" in check_v3_prompt(_v3_without("inst as text")).message
-    assert "every answer ends with </s>" in check_v3_prompt(_v3_without("eos")).message
-    assert "what v3's template does to an answer" in check_v3_prompt(_v3_without("no rstrip")).message
-    assert "system prompt" in check_v3_prompt(_v3_without("system first")).message
-    assert check_v3_prompt(_v3_without("none")).ok
+def test_stream_mistakes_get_their_hint():
+    assert "add up to decode(ids)" in check_stream(each_alone).message
+    assert "add up to decode(ids)" in check_stream(differences).message
+    assert "a piece's text is final at once" in check_stream(everything_last).message
+    late = check_stream(holds_every_byte)
+    assert not late.ok and "hold back text that no later id can change" in late.message
+    assert "as soon as its last byte arrives" in late.message
+    assert "show its U+FFFD at once" in check_stream(holds_what_is_not_whole).message
+    assert "one string per id" in check_stream(lambda ids: ["".join(each_alone(ids))]).message
 
 
-def test_v3_prompt_feedback_shows_no_ids():
-    feedback = check_v3_prompt(_v3_without("inst as text"))
-    expected = chat_ids(list(CONVERSATIONS[0]), "v3")
-    assert str(expected) not in feedback.message and str(expected[1:4]) not in feedback.message
+def test_stream_feedback_never_shows_the_expected_text():
+    sp = mistral_v1()
+    for wrong in (each_alone, differences, everything_last, holds_every_byte):
+        message = check_stream(wrong).message
+        for _, ids in stream_cases():
+            for k, piece in enumerate(reference_stream(sp, ids)):
+                if piece.strip() and piece not in wrong(ids):
+                    assert repr(piece) not in message and f"'{piece}'" not in message
 
 
-def test_odd_results_get_feedback_not_errors():
-    for odd in ("1", 1.0, True, [1], -1, 99):
-        feedback = check_best_pair(lambda s, sc, odd=odd: odd)
+def test_line_units_mistakes_get_their_hint():
+    tekken_units, v1_units = line_units()
+    assert "opposite sign" in check_line_units(compare(v1_units, tekken_units, unit="", words=("fewer", "more"),
+                                                       relative=True)).message
+    assert "relative=True" in check_line_units(compare(tekken_units, v1_units)).message
+    paragraphs = compare(tekken_units[::2], v1_units[::2], relative=True)  # other units: another estimate
+    assert "first LINES non-empty lines" in check_line_units(paragraphs).message
+    coarse = expected_difference()
+    other = compare(tekken_units, v1_units, relative=True, words=("fewer", "more"), level=0.5)
+    assert coarse.estimate == other.estimate and "interval" in check_line_units(other).message
+
+
+def test_line_units_feedback_never_shows_the_expected_numbers():
+    want = expected_difference()
+    tekken_units, v1_units = line_units()
+    for wrong in (compare(v1_units, tekken_units, relative=True), compare(tekken_units, v1_units),
+                  compare(tekken_units[::2], v1_units[::2], relative=True)):
+        message = check_line_units(wrong).message
+        assert want.verdict not in message
+        for x in (want.estimate, want.low, want.high):
+            assert f"{x:.4f}" not in message and f"{100 * x:.1f}%" not in message
+
+
+def test_odd_answers_get_feedback_not_errors():
+    for odd in (None, "0.1", 0.1, [0.1], expected_difference):
+        feedback = check_line_units(odd)
+        assert not feedback.ok and "Difference" in feedback.message
+    for odd in (None, "ids", [1.5], [[1]], 3):
+        feedback = check_stream(lambda ids, odd=odd: odd)
         assert not feedback.ok and "Not yet" in feedback.message
-    for odd in (None, "ids", [1.5], (1, 3), [[1]]):
-        feedback = check_v3_prompt(lambda m, odd=odd: odd)
-        assert not feedback.ok and "Not yet" in feedback.message
-    assert "raised ZeroDivisionError" in check_v3_prompt(lambda m: 1 / 0).message
+    assert "raised ZeroDivisionError" in check_stream(lambda ids: 1 / 0).message

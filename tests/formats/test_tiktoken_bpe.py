@@ -11,6 +11,7 @@ import json
 import pytest
 import tiktoken
 import tiktoken.load
+from hypothesis import given, settings, strategies as st
 
 from formats.samples import TEXT, TRAINED, assert_same_tokenizer, trained
 
@@ -139,3 +140,29 @@ def test_a_tiktoken_pair_that_does_not_belong_together_is_refused(tmp_path):
         formats.tiktoken_bpe.sidecar_path(mixed).write_bytes((tmp_path / f"{side}.tiktoken.json").read_bytes())
         with pytest.raises(TokenizerFileError, match=rf"mixed\.tiktoken: {message}"):
             Tokenizer.load(mixed)
+
+
+_LINE_PIECES = [b"QQ==", b"Qg==", b"YWI=", b"YWJj", b"IA==", b"QQ=", b"!!", b"", b"4294967295", b"4294967296",
+                b"007", b"+1", b"1_0", b" ", b"\t", b"\r", b"\n", b"\n\n", b"0", b"1", b"2", b"3"]
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.tuples(st.binary(max_size=4), st.integers(0, 9)), max_size=8),
+       st.lists(st.sampled_from(_LINE_PIECES), max_size=12))
+def test_tiktoken_reading_in_bulk_equals_line_by_line(tmp_path_factory, lines, noise):
+    """A plain file is read in bulk, in C; anything the line-by-line reader would name falls back to it."""
+    import base64
+    from bpe_course.formats.tiktoken_bpe import _read_plain_ranks, _read_ranks, _read_ranks_by_line
+    path = tmp_path_factory.getbasetemp() / "x.tiktoken"
+    data = b"".join(base64.b64encode(t) + b" %d\n" % r for t, r in lines)
+    for candidate in (data, data + b"".join(noise), b"".join(noise) + data, b" ".join(noise) + b"\n"):
+        fast = _read_plain_ranks(candidate)
+        try:
+            slow = _read_ranks_by_line(path, candidate)
+        except TokenizerFileError:
+            assert fast is None
+            with pytest.raises(TokenizerFileError):
+                _read_ranks(path, candidate)
+            continue
+        assert fast is None or fast == slow
+        assert _read_ranks(path, candidate) == slow

@@ -216,3 +216,22 @@ def test_tree_pss_counts_forked_workers():
         worker.join()
     assert worker.exitcode == 0 and tree.samples > 3
     assert tree.mb > alone.mb + 60  # the worker's 80 MB, not only this process
+
+
+def test_vendor_and_lm_sections_end_to_end(tmp_path, corpora):
+    """Tekken and SentencePiece v1 against their vendors' libraries, and chapter 16's order-5 move, tiny."""
+    out = tmp_path / "out"
+    done = run_benchmark("--sections", "vendors,lm", "--corpora-dir", str(corpora), "--rounds", "1",
+                         "--vendors-mb", "0.01", "--lm-chars", "20000", "--out", str(out), timeout=600)
+    assert done.returncode == 0, done.stderr
+    rows = read_rows(out)
+    for case in ("tekken warm", "sp_v1 cold"):
+        for corpus in ("books", "mixed"):
+            ours = [r for r in rows if r["section"] == "vendors" and r["case"] == f"{case}, {corpus}"]
+            assert {r["tool"] for r in ours} == {"ours", "lib"}
+            mine = next(r for r in ours if r["tool"] == "ours")
+            assert float(mine["ratio"]) > 0 and mine["ratio_meaning"].endswith(("mistral-common", "sentencepiece"))
+            assert "ours == the library's: True" in next(r for r in ours if r["tool"] == "lib")["note"]
+    lm = {r["case"]: r for r in rows if r["section"] == "lm"}
+    assert set(lm) == {"order 5: fit and score", "order 5: first move (fit, score, plot)"}
+    assert 0 < float(lm["order 5: fit and score"]["median_s"]) <= float(lm["order 5: first move (fit, score, plot)"]["median_s"])

@@ -41,6 +41,17 @@ def test_environment_yml_lists_the_same_packages_as_pyproject():
     assert environment_dependencies() == pyproject_dependencies()
 
 
+def test_the_interop_extra_brings_llama_models_pinned_and_no_torch():
+    """llama-models' plain install keeps torch in its own extra; after make install neither torch nor any of
+    its packages is here, and the files the registry hash-checks are those of the pinned version."""
+    import importlib.metadata
+    import importlib.util
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["optional-dependencies"]
+    assert "llama-models==0.3.0" in extras["interop"]
+    assert importlib.metadata.version("llama-models") == "0.3.0"
+    assert [m for m in ("torch", "torchvision", "fairscale") if importlib.util.find_spec(m) is not None] == []
+
+
 def test_ci_runs_the_readme_test_command():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")

@@ -25,11 +25,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bpe_course.bytelevel import str_to_token
-from bpe_course.exercises import ch01, ch03, ch04, ch05, ch08, ch10, ch11, ch12, ch14, ch15, ch16, ch20, ch21
+from bpe_course.compare import Difference
+from bpe_course.exercises import ch01, ch03, ch04, ch05, ch08, ch10, ch11, ch12, ch14, ch15, ch16, ch18, ch19, ch20, ch21
 from bpe_course.exercises.feedback import Feedback
-from bpe_course.chat import chat_ids
+from bpe_course.pretrained import mistral_v1
 from bpe_course.pretokenize import GPT2_PATTERN, GPT4_PATTERN, pretokenize
-from bpe_course.algorithms.sentencepiece_bpe import best_pair
 from bpe_course.tokenizer import Tokenizer
 from bpe_course.algorithms.variants import is_superword, released_stage2_allows
 from bpe_course.algorithms.lm import KneserNey
@@ -116,8 +116,21 @@ def small_sweep() -> Sweep:
     return Sweep(practice_tokenizer(), text * 3, text, [0, 5, 20])
 
 
-def v3_prompt(messages: list[tuple[str, str]]) -> list[int]:
-    return chat_ids(messages, "v3")
+def stream_text(ids: list[int]) -> list[str]:
+    return ch18.reference_stream(mistral_v1(), ids)
+
+
+def turn_prompt(messages: list[tuple[str, str]]) -> list[int]:
+    return [i for _, ids in ch19.turn_parts(messages) for i in ids]
+
+
+def user_text(hf_tokenizer: Any, text: str) -> list[int]:
+    before = hf_tokenizer.encode_special_tokens
+    hf_tokenizer.encode_special_tokens = True
+    try:
+        return hf_tokenizer.encode(text).ids
+    finally:
+        hf_tokenizer.encode_special_tokens = before
 
 
 def tiny_lattice() -> tuple[KneserNey, dict[int, bytes]]:
@@ -248,9 +261,13 @@ SPEC: dict[str, tuple[dict[str, Any], dict[str, Arg | Fn]]] = {
                             {"stage2_allows": Fn("True or False", lambda v: isinstance(v, bool))}),
     "check_superword": ({"spans_words": is_superword},
                         {"spans_words": Fn("True or False", lambda v: isinstance(v, bool))}),
-    "check_best_pair": ({"my_best_pair": best_pair},
-                        {"my_best_pair": Fn("an index (an int) or None", lambda v: v is None or is_int(v))}),
-    "check_v3_prompt": ({"my_v3_prompt": v3_prompt}, {"my_v3_prompt": Fn("a list of ids", seq_of(is_int))}),
+    "check_stream": ({"stream_text": stream_text},
+                     {"stream_text": Fn("a list of strings, one per id", lambda v: isinstance(v, list) and all(
+                         isinstance(x, str) for x in v))}),
+    "check_line_units": ({"difference": ch18.expected_difference()},
+                         {"difference": Arg("a Difference", lambda v: isinstance(v, Difference))}),
+    "check_turn_prompt": ({"my_turn_prompt": turn_prompt}, {"my_turn_prompt": Fn("a list of ids", seq_of(is_int))}),
+    "check_user_text": ({"encode_user_text": user_text}, {"encode_user_text": Fn("a list of ids", seq_of(is_int))}),
     "check_allowed_interval": ({"allowed_interval": ch20.interval_reference},
                                {"allowed_interval": Fn("a pair (low, high) of numbers, or None", lambda v: v is None or (
                                    isinstance(v, (list, tuple)) and len(v) == 2 and all(is_number(x) for x in v)))}),

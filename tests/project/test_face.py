@@ -25,7 +25,8 @@ FACES = {
         "CACHE_LIMIT", "GPT2_PATTERN", "GPT4_PATTERN", "GPT4O_PATTERN", "NAMED", "PARALLEL_MIN_CHARS", "QUEUE_FLOOR",
         "CorpusError", "HashMismatchError", "MissingPackageError", "Tokenizer", "TokenizerFileError", "bytes_per_token",
         "bytes_to_unicode", "chat", "chat_ids", "chat_prompt", "chips_html", "cl100k", "corpus", "count_pretokens",
-        "count_with_dask", "encoded_chips_html", "figure_png", "formats", "gpt2", "measures", "merge_by_rank",
+        "count_with_dask", "encoded_chips_html", "figure_png", "formats", "gpt2", "llama3", "llama4", "measures",
+        "merge_by_rank",
         "merge_bytes", "merges_from_ranks", "mistral_v1", "mistral_v3", "n_vocab", "named_file", "o200k",
         "pretokenize", "pretrained", "read_text_file", "resolve_pattern", "safe_cut", "sha256_file", "split_specials",
         "str_to_token", "tekken", "tiktoken_encoding", "token_label", "token_to_str", "tokens_per_word", "train",
@@ -59,13 +60,13 @@ FACES = {
         "language_name", "load", "load_text", "mix_text", "names", "path", "read_files", "read_text_file",
         "split_text", "train_heldout", "udhr"],
     "bpe_course.pretrained": [
-        "NAMED", "File", "Named", "cl100k", "entry", "gpt2", "load", "loaders", "mistral_v1", "mistral_v3", "named",
-        "named_file", "o200k", "packaged_file", "tekken", "verify_sha256"],
-    "bpe_course.chat": ["Part", "TEMPLATES", "Template", "chat_ids", "chat_prompt", "template"],
+        "NAMED", "File", "Named", "cl100k", "entry", "gpt2", "llama3", "llama4", "load", "loaders", "mistral_v1",
+        "mistral_v3", "named", "named_file", "o200k", "packaged_file", "tekken", "verify_sha256"],
+    "bpe_course.chat": ["HeaderTemplate", "MistralTemplate", "Part", "TEMPLATES", "Template", "chat_ids", "chat_prompt",
+                        "loss_mask", "template"],
     "bpe_course.compare": [
-        "DASH", "Difference", "Interval", "LEVEL", "MINUS", "N_RESAMPLES", "Seeds", "between", "bootstrap", "compare",
-        "decimals_for", "estimate", "how_many", "number", "paragraph_bytes", "percentile", "rank_correlation", "ranks",
-        "ratio_of_sums", "spearman", "spearman_interval", "units_of"],
+        "Difference", "Interval", "Seeds", "bootstrap", "compare", "estimate", "how_many", "number", "paragraph_bytes",
+        "rank_correlation", "ratio_of_sums", "spearman", "spearman_interval", "units_of"],
     "bpe_course.measures": [
         "bytes_per_token", "n_vocab", "ratio", "shown", "text_measures", "tokens_per_word", "vocab_entries", "words"],
 }
@@ -80,9 +81,9 @@ def test_each_face_is_held_still(face):
     missing = [name for name in module.__all__ if not hasattr(module, name)]
     assert missing == []
     # a name is what its room defines: the function merge_tree, never a module of the same name, whose
-    # import would bind that name in the package. subtle: bpe_course's own face is imported eagerly
-    # (its functions pretokenize and train are bound after their modules, and stay bound); the lazy
-    # faces of the wings could not win against a later import, so there the names must differ.
+    # import would bind that name in the package. subtle: bpe_course's own face imports its functions
+    # named as their modules (compare, pretokenize, train) eagerly, bound after their modules, and they
+    # stay bound; a lazy name could not win against a later import, so in the wings the names must differ.
     if face != "bpe_course" and hasattr(module, "__path__"):
         rooms = {p.stem for p in Path(module.__path__[0]).glob("*.py")} | {
             p.name for p in Path(module.__path__[0]).iterdir() if (p / "__init__.py").is_file()}
@@ -129,3 +130,19 @@ def test_the_faces_of_the_wings_load_nothing_until_asked():
             "print(before, 'bpe_course.algorithms.lm' in sys.modules, 'bpe_course.algorithms.variants' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["[]", "True", "False"]
+
+
+def test_the_package_face_loads_its_rooms_when_asked_and_keeps_its_functions():
+    """``import bpe_course`` does not load the tokenizer, the formats, chat or the plots (start-up of a one-line
+    ``bpe-course encode``); after any import of the modules train, compare and pretokenize, the face's names
+    ``train``, ``compare`` and ``pretokenize`` are still the functions."""
+    rooms = ["bpe_course.chat", "bpe_course.corpus", "bpe_course.formats", "bpe_course.interop", "bpe_course.pretrained",
+             "bpe_course.scale", "bpe_course.tokenizer", "bpe_course.viz"]
+    code = (f"import sys, bpe_course\nbefore = [m for m in {rooms!r} if m in sys.modules]\n"
+            "import bpe_course.train, bpe_course.compare, bpe_course.pretokenize\n"
+            "from bpe_course import Tokenizer, train, compare, pretokenize\n"
+            "names = [type(getattr(bpe_course, n)).__name__ for n in ('train', 'compare', 'pretokenize')]\n"
+            "print(before, names, train is bpe_course.train_counts.__globals__['train'], "
+            "'bpe_course.tokenizer' in sys.modules, 'bpe_course.chat' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+    assert out.stdout.split() == ["[]", "['function',", "'function',", "'function']", "True", "True", "False"]

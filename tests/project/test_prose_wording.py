@@ -63,8 +63,6 @@ SIGN_AFTER_VALUE = re.compile(r"^\s*(?:[%×)]\s*)?(?:[\w'-]+\s+){0,3}?(fewer|mor
 YARDSTICK = {"clear", "direction", "beyond", "inside", "word", "verdict", "sentence", "how_many", "low", "high"}
 
 # (notebook stem, the word as found, a fragment of the sentence) -> why it is not a conclusion drawn from noise
-OPEN_MODELS = ("chapter 18 is the open-models helper's (issue 32's chapter-18 items): its comparisons of named "
-               "tokenizers are being rewritten with the yardstick there; remove these entries when that lands")
 EXEMPT: dict[tuple[str, str, str], str] = {
     ("06_vocabulary_size", "help", "other help topics"): "'help topics' names python_docs' text, and 'help it less' "
     "is a hedged reading of the measured curve, not a comparison of two settings",
@@ -81,12 +79,6 @@ EXEMPT: dict[tuple[str, str, str], str] = {
     "characters or more), not a comparison",
     ("13_token_tax", "shortest", "Tekken's tokens are shortest"): "the extreme of one tokenizer's bytes per token "
     "over the whole declaration (all 30 articles): a description of that text, not two settings compared",
-    ("18_open_models_and_chat", "fewer", "fewer / {…}% more"): OPEN_MODELS,
-    ("18_open_models_and_chat", "more", "fewer / {…}% more"): OPEN_MODELS,
-    ("18_open_models_and_chat", "shortest", "Tekken is the shortest"): OPEN_MODELS,
-    ("18_open_models_and_chat", "shortest", "The shortest of all six"): OPEN_MODELS,
-    ("18_open_models_and_chat", "help", "whose bigger vocabulary does not help"): OPEN_MODELS,
-    ("18_open_models_and_chat", "helps", "whose bigger vocabulary does not help"): OPEN_MODELS,
     ("90_appendix_tutorials_checked", "best", "stop when the best pair occurs only once"): "a stop rule's "
     "description: the pair with the highest count",
     ("90_appendix_tutorials_checked", "lowest", "*lowest* comes out as"): "'lowest' is the word the write-up "

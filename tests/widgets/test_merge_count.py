@@ -93,22 +93,26 @@ def test_an_empty_text_shows_dashes_not_zeros(own):
 
 def test_presets_are_yours_then_gpt2_gpt4_gpt4o_and_tekken_loaded_on_demand(own):
     presets = course_tokenizers(own, "mine")
-    assert list(presets) == ["mine", "GPT-2", "GPT-4 (cl100k)", "GPT-4o (o200k)", "Mistral Tekken"]
+    assert list(presets) == ["mine", "GPT-2", "GPT-4 (cl100k)", "GPT-4o (o200k)", "Mistral Tekken", "Llama 3", "Llama 4"]
     assert presets["mine"] is own and presets["GPT-2"]() is bpe_course.pretrained.gpt2()
     assert presets["GPT-4o (o200k)"]() is bpe_course.pretrained.o200k()
     assert presets["Mistral Tekken"]() is bpe_course.pretrained.tekken()
-    assert list(course_tokenizers()) == ["GPT-2", "GPT-4 (cl100k)", "GPT-4o (o200k)", "Mistral Tekken"]
+    assert list(course_tokenizers()) == ["GPT-2", "GPT-4 (cl100k)", "GPT-4o (o200k)", "Mistral Tekken", "Llama 3",
+                                         "Llama 4"]
+    assert presets["Llama 3"]() is bpe_course.pretrained.llama3()
 
 
 def test_tekken_is_offered_only_with_mistral_common_and_never_imported_early(monkeypatch):
     import importlib.util
     real = importlib.util.find_spec
-    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "mistral_common" else real(name, *a))
+    hidden = ("mistral_common", "llama_models")  # the interop extra's packages, as if not installed
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name in hidden else real(name, *a))
     assert list(course_tokenizers()) == ["GPT-2", "GPT-4 (cl100k)", "GPT-4o (o200k)"]
     # listing the presets (and building a slider on GPT-2) must not import mistral-common
     code = ("import sys\nfrom bpe_course.widgets.merge_count import MergeCountSlider, course_tokenizers\n"
             "w = MergeCountSlider(course_tokenizers(), 'hi', choice='GPT-2')\n"
-            "assert 'Mistral Tekken' in w.sources and 'mistral_common' not in sys.modules, sorted(sys.modules)\n")
+            "assert 'Mistral Tekken' in w.sources and 'Llama 3' in w.sources, sorted(w.sources)\n"
+            "assert not {'mistral_common', 'llama_models'} & set(sys.modules), sorted(sys.modules)\n")
     subprocess.run([sys.executable, "-c", code], check=True)
 
 

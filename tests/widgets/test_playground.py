@@ -100,7 +100,7 @@ def test_tekken_row_gives_mistral_commons_ids():
     from mistral_common.tokens.tokenizers.tekken import Tekkenizer
 
     from bpe_course import pretrained
-    assert [n.name for n in pretrained.named("byte-level")] == ["gpt2", "cl100k", "o200k", "tekken"]
+    assert [n.name for n in pretrained.named("byte-level")] == ["gpt2", "cl100k", "o200k", "tekken", "llama3", "llama4"]
     library = Tekkenizer.from_file(str(pretrained.named_file("tekken")))
     w = Playground.with_pretrained(names=["cl100k", "tekken"])
     assert list(w.rows) == ["GPT-4 (cl100k)", "Mistral Tekken"]
