@@ -1,6 +1,6 @@
 """Optional: entropy patching in the manner of the Byte Latent Transformer (Pagnoni et al., 2025), with an n-gram.
 
-    ../.venv/bin/python entropy_patching.py > results/entropy_patching.txt
+    ../../.venv/bin/python entropy_patching.py > results/entropy_patching.txt
 
 A byte-level Kneser-Ney model (chapter 16's, on bytes) gives the entropy of the next byte at every
 position of held-out text. A patch starts where that entropy exceeds a global threshold (BLT's

@@ -1,6 +1,6 @@
 """Rényi efficiency and tokens per byte against bits per byte, on chapter 16's and 17's tokenizers.
 
-    ../.venv/bin/python intrinsic_experiments.py > results/intrinsic.json
+    ../../.venv/bin/python intrinsic_experiments.py > results/intrinsic.json
 
 Groups: ch16's vocabulary sweep (orders 2, 3, 4), ch16's pattern sweep (prose and code, order 3),
 ch17's variants (order 3), and all order-3 pipelines on don_quixote's first 100 KB held out pooled.

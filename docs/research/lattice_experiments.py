@@ -1,6 +1,6 @@
 """Canonical against marginal bits per byte (Cao & Rimell 2021) on chapter 16's and 17's setups.
 
-    ../.venv/bin/python lattice_experiments.py sweep|dropout|fewest HELDOUT_BYTES > results/lattice_X.json
+    ../../.venv/bin/python lattice_experiments.py sweep|dropout|fewest HELDOUT_BYTES > results/lattice_X.json
 
 Each run writes, per model, the bits of every held-out paragraph three ways: canonical (the
 tokenizer's segmentation), marginal inside pre-tokens, marginal over every segmentation; the

@@ -1,6 +1,6 @@
 """Infer the training mixes of GPT-2, cl100k, o200k and Tekken over the course's 22 categories.
 
-    ../.venv/bin/python mixture_apply.py gpt2|cl100k|o200k|tekken REPLICATES > results/apply_NAME.jsonl
+    ../../.venv/bin/python mixture_apply.py gpt2|cl100k|o200k|tekken REPLICATES > results/apply_NAME.jsonl
 
 Samples: each category's whole text (both halves), documents interleaved A/B and capped at CAP bytes.
 Point estimates at several T; then REPLICATES bootstrap replicates at T_BOOT (documents resampled with

@@ -1,6 +1,6 @@
 """False-positive floor: a tokenizer trained on English and code only, inferred over all 22 categories.
 
-    ../.venv/bin/python mixture_null.py SEEDS > results/null.jsonl
+    ../../.venv/bin/python mixture_null.py SEEDS > results/null.jsonl
 How much of the mix does the program give to the 17 other languages when the truth is 0?
 Same settings as mixture_apply.py (both halves interleaved, 300 KB caps, T = 300) except that the
 tokenizer is trained on the A halves, so the samples overlap its training text by half.

@@ -1,6 +1,6 @@
 """Where does a category the attacker lacks go? Train on a mix with English novels, infer without them.
 
-    ../.venv/bin/python mixture_omitted.py SEEDS > results/omitted.jsonl
+    ../../.venv/bin/python mixture_omitted.py SEEDS > results/omitted.jsonl
 """
 import json
 import sys

@@ -1,6 +1,6 @@
 """Validate data-mixture inference on mixes we choose: error against the truth by merges T and sample size S.
 
-    ../.venv/bin/python mixture_validation.py CONFIG SEEDS > results/validation_CONFIG.jsonl
+    ../../.venv/bin/python mixture_validation.py CONFIG SEEDS > results/validation_CONFIG.jsonl
 
 CONFIG: languages5, languages10, large, mixed10. Each seed: a random set of categories, shares from
 Dirichlet(1,...,1), a tokenizer trained (GPT-2 pattern) on the categories' A halves weighted to those
