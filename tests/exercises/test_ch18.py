@@ -159,3 +159,14 @@ def test_odd_answers_get_feedback_not_errors():
         feedback = check_stream(lambda ids, odd=odd: odd)
         assert not feedback.ok and "Not yet" in feedback.message
     assert "raised ZeroDivisionError" in check_stream(lambda ids: 1 / 0).message
+
+
+def test_line_units_feedback_never_explains_why_the_lead_shrinks():
+    """Exercise 18.2 asks the learner to find where the tokens go: no message, right or wrong, names it."""
+    tekken_units, v1_units = line_units()
+    answers = [compare(v1_units, tekken_units, relative=True), compare(tekken_units, v1_units),
+               compare(tekken_units[::2], v1_units[::2], relative=True), expected_difference()]
+    for answer in answers:
+        message = check_line_units(answer).message.lower()
+        for clue in ("line break", "newline", "\\n", "<0x0a>", "indent", "punctuation", "prefix"):
+            assert clue not in message, (clue, message)
