@@ -502,9 +502,9 @@ check_stream(stream_text)
 # same question of `python_code` with its **lines** as the units — its first `LINES` non-empty lines, each
 # encoded on its own (`(tokens, bytes)` per line, Tekken's `encode_ordinary` and v1's `encode`) — and return
 # `compare(tekken_units, v1_units, unit="", words=("fewer", "more"), relative=True)`. Then read your verdict
-# beside the chapter's for `python_code`: Tekken's lead is not the same. Find out why by counting: encode
-# the same lines once joined by line breaks and once each on its own, for both tokenizers, and look at the
-# tokens of the joined text that hold a line break. Where do the tokens go?
+# beside the chapter's for `python_code`: is Tekken's lead the same? Where it shrinks, find out why by
+# counting: encode the same lines once joined by line breaks and once each on its own, for both
+# tokenizers, and look at the tokens of the joined text that hold a line break. Where do the tokens go?
 
 # %%
 def line_units_verdict():
