@@ -22,6 +22,11 @@ Two families:
 Every message's text is encoded as ordinary text, whatever it contains: a typed ``[INST]`` or
 ``<|eot_id|>`` stays text, as in both vendors' libraries.
 
+subtle: the Llama templates encode each text whole, as tiktoken does. llama-models' ``Tokenizer.encode``
+cuts text into windows (``TIKTOKEN_MAX_ENCODE_CHARS`` characters, and runs of one kind of character at
+``MAX_NO_WHITESPACES_CHARS``, 25,000 in 0.3.0), so for a message with a longer run ``chat_ids(..., "llama3")``
+differs from ``ChatFormat``: a token Meta's cut splits stays whole here (chapter 19, section 7).
+
 ``training=True`` writes a conversation as a fine-tune's example instead: it ends with the answer to
 learn (Mistral: mistral-common's finetuning rule), and a Llama prompt gets no closing header. Each
 :class:`Part` says whether the template put its ids there and whether a fine-tune trains on them;

@@ -217,7 +217,9 @@ pd.DataFrame(rows).iloc[:8]
 # %% [markdown]
 # The library reads byte pieces one character at a time and writes a U+FFFD for *each* byte that starts
 # no whole character: two for the first two bytes of the four of 🫶, where Python's `errors="replace"`
-# writes one for the pair. It drops the dummy-prefix `▁` only from a normal piece at the very start. The
+# writes one for the pair. It drops the dummy-prefix `▁` from the first normal piece when nothing was
+# written before it: control pieces, which write nothing, may come first, but a byte piece or `<unk>` keeps
+# the `▁` of the piece after it. The
 # package's `SentencePieceBPE.decode` follows those rules; checked against the library on random id
 # sequences — control, unknown and byte pieces mixed with normal ones:
 
@@ -357,26 +359,25 @@ print("'\\n' is a piece:", "\n" in ours["v1"].id_of, "-> encoded as", [model.pie
 # %% [markdown]
 # Every line break costs a byte piece, in every language alike. Leaving those out, count on the UDHR
 # ([chapter 13](13_token_tax.ipynb)'s corpus) how many of v1's tokens are byte pieces, and compare each
-# language's length with English's, for v1, Tekken and o200k, on the same 30 articles in every language,
-# joined by line breaks (the preamble is left out: Amharic's translation has none):
+# language's length with English's, for v1, Tekken and o200k, on the same 30 articles in every language
+# (the preamble is left out: Amharic's translation has none), each article encoded on its own as chapter 13
+# counts them:
 
 # %%
 byte_ids_v1 = {i for i, k in enumerate(model.kinds) if k == "byte"}
 newline_id = newline_ids[-1]
-declaration, per_article, udhr_rows = {}, {}, {}  # per_article: (label, language) -> tokens in each article
+udhr_encoders = {"v1": ours["v1"].encode, "Tekken": tek.encode_ordinary, "o200k": openai["o200k"].encode_ordinary}
+per_article, udhr_rows = {}, {}  # per_article: (label, language) -> tokens in each article
 for code, (script, language) in corpus.UDHR_LANGUAGES.items():
     articles = [corpus.udhr(code)[k] for k in ARTICLES]
-    declaration[language] = text = "\n".join(articles)
-    article_bytes = [len(a.encode()) + 1 for a in articles[:-1]] + [len(articles[-1].encode())]  # "\n" to the one before
-    udhr_ids = {"v1": ours["v1"].encode(text), "Tekken": tek.encode_ordinary(text),
-                "o200k": openai["o200k"].encode_ordinary(text)}
-    ids[language] = udhr_ids
-    for label, found in udhr_ids.items():
-        per_article[label, language] = [n for n, _ in units_of([1.0] * len(found), token_sizes(label, language),
-                                                               article_bytes)]
-    fallback_ids = sum(i in byte_ids_v1 and i != newline_id for i in udhr_ids["v1"])
+    article_ids = {label: [encode(article) for article in articles] for label, encode in udhr_encoders.items()}
+    for label, encoded in article_ids.items():
+        per_article[label, language] = [len(one) for one in encoded]
+    v1_ids = [i for one in article_ids["v1"] for i in one]
+    fallback_ids = sum(i in byte_ids_v1 and i != newline_id for i in v1_ids)
     udhr_rows[language] = {"script": script, "byte pieces": fallback_ids,
-                           "byte-fallback share %": round(100 * fallback_ids / len(udhr_ids["v1"]), 1)}
+                           "byte-fallback share %": round(100 * fallback_ids / len(v1_ids), 1),
+                           "v1 characters per token": round(sum(map(len, articles)) / len(v1_ids), 2)}
 udhr_table = pd.DataFrame(udhr_rows).T
 for label in ("v1", "Tekken", "o200k"):
     udhr_table[f"{label} ÷ English"] = [round(sum(per_article[label, lang]) / sum(per_article[label, "English"]), 2)
@@ -385,8 +386,7 @@ udhr_table.sort_values("byte-fallback share %", ascending=False)
 
 # %% [markdown]
 # Does Tekken's bigger vocabulary make a language cheaper, relative to English, than v1 does? Article by
-# article — each article's tokens counted where its bytes fall in the joined text — each tokenizer's ratio
-# to English, compared with an interval from resampling the articles:
+# article, each tokenizer's ratio to English, compared with an interval from resampling the articles:
 
 # %%
 def ratio_units(label: str, language: str) -> list[tuple[float, float]]:
@@ -402,20 +402,28 @@ pd.Series({language: d.verdict for language, d in tekken_vs_v1.items()},
 
 # %% [hide-input]
 fallback = udhr_table["byte-fallback share %"].astype(float).sort_values(ascending=False)
+v1_ratio = udhr_table["v1 ÷ English"].astype(float)
 worst = fallback.index[0]
 none = [language for language in fallback.index if udhr_table.loc[language, "byte pieces"] == 0]
+few = [language for language in fallback.index if fallback[language] <= 1 and language != "English"]  # 1% or less
+longest_few = max(few, key=v1_ratio.get)
+per_token = udhr_table["v1 characters per token"]
 costlier = [language for language, d in tekken_vs_v1.items() if d.direction == "higher"]
 cheaper = [language for language, d in tekken_vs_v1.items() if d.direction == "lower"]
 level = [language for language, d in tekken_vs_v1.items() if not d.clear]
 display(Markdown(
     f"Under v1, {fallback.iloc[0]}% of {worst}'s tokens are byte pieces, then {fallback.index[1]} "
-    f"({fallback.iloc[1]}%) and {fallback.index[2]} ({fallback.iloc[2]}%): the vocabulary lacks many of their "
-    "characters, and each such character costs as many pieces as it has UTF-8 bytes. "
+    f"({fallback.iloc[1]}%) and {fallback.index[2]} ({fallback.iloc[2]}%): each character the vocabulary lacks "
+    "costs as many pieces as it has UTF-8 bytes. "
     + (f"{len(none)} of the {len(fallback)} languages need none ({', '.join(none)}). " if none else "")
-    + f"The price shows in length: {worst}'s articles take {udhr_table.loc[worst, 'v1 ÷ English']:.2f} times "
-    f"English's tokens under v1, {udhr_table.loc[worst, 'o200k ÷ English']:.2f} times under o200k and "
-    f"{udhr_table.loc[worst, 'Tekken ÷ English']:.2f} times under Tekken "
-    f"({tekken_vs_v1[worst].sentence('Tekken', 'v1')}). Relative to English, against v1 Tekken is "
+    + f"Byte pieces alone do not set a language's length, though. {longest_few} has {fallback[longest_few]}% byte "
+    f"pieces under v1 and takes {v1_ratio[longest_few]:.2f} times English's tokens: its characters are in the "
+    f"vocabulary, but in pieces of {per_token[longest_few]} characters per token on average, against "
+    f"{per_token['English']} for English. {worst}'s articles take {v1_ratio[worst]:.2f} times English's tokens "
+    f"under v1, {udhr_table.loc[worst, 'o200k ÷ English']:.2f} times under o200k and "
+    f"{udhr_table.loc[worst, 'Tekken ÷ English']:.2f} times under Tekken, which has no byte pieces to fall back on "
+    f"and spells a character it lacks in byte tokens all the same ({tekken_vs_v1[worst].sentence('Tekken', 'v1')}). "
+    "Relative to English, against v1 Tekken is "
     + "; ".join(c for c in [
         f"clearly cheaper for {len(cheaper)} of the {len(tekken_vs_v1)} other languages" if cheaper else "",
         f"clearly costlier for {len(costlier)} ({', '.join(costlier)})" if costlier else "",
@@ -432,8 +440,10 @@ display(Markdown(
 # * Tekken is a byte-level BPE like cl100k and o200k, with special ids reserved in front; it reads into
 #   this course's data model and gives `mistral-common`'s ids.
 # * Which tokenizer is shortest depends on the text, and some differences in the table are within
-#   noise: the yardstick says which. Byte fallback keeps every text encodable, at a price in length that
-#   falls on the languages the vocabulary lacks.
+#   noise: the yardstick says which. Byte fallback keeps every text encodable, spelling a character the
+#   vocabulary lacks in byte pieces; but a language's length depends on the whole vocabulary: one with few
+#   byte pieces can still need several times English's tokens, and a byte-level vocabulary with no byte
+#   fallback can cost a language more than v1 does.
 #
 # ## Exercises
 
@@ -442,11 +452,12 @@ from bpe_course.exercises.ch18 import LINES, check_line_units, check_stream
 
 # %% [markdown]
 # **18.1** A chat program shows a model's answer while the model writes it, one id at a time. Write
-# `stream_text(ids)`: after each id, the text that id adds *for sure* — a list with one string per id, which
-# joined give `ours["v1"].decode(ids)`. Show nothing that a later id can still change: no U+FFFD for a
-# character whose bytes may still be coming (byte pieces that later bytes could complete), while a byte that
-# can never be part of a character is written at once, as the library writes it. The checker streams ids of
-# its own.
+# `stream_text(ids)`: after each id, the text that id adds *for sure* — a list with one string per id. Show
+# nothing that a later id can still change: no U+FFFD for a character whose bytes may still be coming (byte
+# pieces that later bytes could complete), while a byte that can never be part of a character is written at
+# once, as the library writes it. The stream ends after the last id: no byte can come then, so the last
+# string also shows whatever is still held back, as `decode` writes it. Joined, the strings give
+# `ours["v1"].decode(ids)`. The checker streams ids of its own, one of them ending inside a character.
 
 # %%
 def stream_text(ids: list[int]) -> list[str]:
@@ -478,6 +489,8 @@ check_stream(stream_text)
 #                     break
 #             except UnicodeDecodeError:
 #                 pass
+#         if k == len(ids):  # the end of the stream: nothing can complete a character now
+#             hold = 0
 #         certain = text[:len(text) - hold]
 #         pieces.append(certain[len(printed):])
 #         printed = certain
@@ -489,8 +502,9 @@ check_stream(stream_text)
 # same question of `python_code` with its **lines** as the units — its first `LINES` non-empty lines, each
 # encoded on its own (`(tokens, bytes)` per line, Tekken's `encode_ordinary` and v1's `encode`) — and return
 # `compare(tekken_units, v1_units, unit="", words=("fewer", "more"), relative=True)`. Then read your verdict
-# beside the chapter's: did the unit change the answer, and why would encoding each line on its own cost v1
-# more than Tekken?
+# beside the chapter's for `python_code`: is Tekken's lead the same? Where it shrinks, find out why by
+# counting: encode the same lines once joined by line breaks and once each on its own, for both
+# tokenizers, and look at the tokens of the joined text that hold a line break. Where do the tokens go?
 
 # %%
 def line_units_verdict():
@@ -510,7 +524,27 @@ check_line_units(line_units_verdict())
 #     return compare(tekken_units, v1_units, unit="", words=("fewer", "more"), relative=True)
 # ```
 #
-# Every line v1 encodes on its own gets a dummy-prefix `▁`: a piece of its own before an indented line.
+# The counting, joined against line by line:
+#
+# ```python
+# lines = [line for line in texts["python_code"].split("\n") if line][:LINES]
+# for label, encode, text_of in [("v1", ours["v1"].encode, lambda i: ours["v1"].decode([i])),
+#                                ("Tekken", tek.encode_ordinary, lambda i: tek.vocab[i].decode("utf-8", "replace"))]:
+#     joined = encode("\n".join(lines))
+#     breaks = Counter("a line break alone" if text_of(i) == "\n" else "a line break with text"
+#                      for i in joined if "\n" in text_of(i))
+#     alone = sum(len(encode(line)) for line in lines)
+#     print(f"{label}: joined {len(joined):,} tokens, of which {dict(breaks)}; "
+#           f"{len(joined) - sum(breaks.values()):,} apart from those; line by line {alone:,}")
+# ```
+#
+# Joined, each tokenizer spends one token on each line break, but not the same kind of token. v1 has no
+# piece for a line break (section 4): each is a byte piece `<0x0A>` standing alone. Encoded line by line,
+# v1 simply loses those byte pieces, and its other tokens hardly change. Most of Tekken's line-break tokens
+# also hold the end of the line before — `)\n`, `:\n`, `.\n` — so line by line that closing bracket,
+# colon or full stop needs a token of its own: Tekken gives back part of what it saved. Lines as the units
+# take away the line breaks, which cost v1 a token each, and Tekken's lead shrinks. (The dummy-prefix `▁`
+# costs v1 little here: an indented line's first piece, `▁▁▁▁`, already holds it.)
 # </details>
 #
 # [← 17 Beyond greedy BPE](17_beyond_greedy_bpe.ipynb) · [00 Start here](00_start_here.ipynb) · [19 Llama's tokenizers and the chat template →](19_llama_and_the_chat_template.ipynb)

@@ -47,11 +47,20 @@ def held_back(sp: SentencePieceBPE, ids: list[int]) -> int:
 
 
 def reference_stream(sp: SentencePieceBPE, ids: list[int]) -> list[str]:
-    """After each id, the text it adds for sure: what exercise 18.1 asks for."""
+    """After each id, the text it adds for sure: what exercise 18.1 asks for. The stream ends after the last id,
+    so the last string also flushes what was held back, as ``decode`` writes it: joined, the strings are
+    ``decode(ids)``.
+
+    >>> sp = mistral_v1()
+    >>> ids = [sp.id_of["▁I"], sp.pieces.index("<0xF0>"), sp.pieces.index("<0x9F>")]  # ends inside a character
+    >>> reference_stream(sp, ids) == ["I", "", sp.decode(ids)[1:]]
+    True
+    """
     pieces, printed = [], ""
     for k in range(1, len(ids) + 1):
         text = sp.decode(ids[:k])
-        certain = text[:len(text) - held_back(sp, ids[:k])]
+        hold = held_back(sp, ids[:k]) if k < len(ids) else 0  # subtle: at the end nothing can complete a character
+        certain = text[:len(text) - hold]
         pieces.append(certain[len(printed):])
         printed = certain
     return pieces
@@ -64,6 +73,7 @@ def stream_cases() -> list[tuple[str, list[int]]]:
     cases = [(repr(text), sp.encode(text)) for text in STREAM_TEXTS]
     cases.append(("a lone continuation byte, then text", [byte[0xAC], sp.id_of["▁a"]]))
     cases.append(("a character cut short, then text", [sp.id_of["▁"], byte[0xEF], byte[0xAC], sp.id_of["▁a"]]))
+    cases.append(("a stream that ends inside a character", [sp.id_of["▁I"], byte[0xF0], byte[0x9F]]))
     return cases
 
 
@@ -84,6 +94,10 @@ def check_stream(stream_text: Callable) -> Feedback:
             return wrong(f"for {what} you returned {len(got)} strings for {len(ids)} ids.",
                          "one string per id: empty when an id adds nothing yet")
         if "".join(got) != sp.decode(ids):
+            if (hold := held_back(sp, ids)) and "".join(got) == sp.decode(ids)[:len(sp.decode(ids)) - hold]:
+                return wrong(f"for {what} your pieces, joined, stop short of the decoded text of all the ids.",
+                             "the stream ends after the last id: nothing can complete a character then, so the "
+                             "last string shows what is still held back, as decode writes it")
             return wrong(f"for {what} your pieces, joined, are not the decoded text of all the ids.",
                          "what you show after each id must add up to decode(ids)")
         if got == expected:
@@ -106,7 +120,7 @@ def check_stream(stream_text: Callable) -> Feedback:
             hint = "a piece's text is final at once; only the bytes of a character that is not complete yet wait"
         return wrong(f"for {what}, after id {k + 1} ({sp.pieces[ids[k]]}) you hold back text that no later id can "
                      "change.", hint)
-    return correct(f"all {len(STREAM_TEXTS) + 2} streams: each id shows what it adds for sure, and the pieces add up "
+    return correct(f"all {len(stream_cases())} streams: each id shows what it adds for sure, and the pieces add up "
                    "to the decoded text.")
 
 

@@ -162,7 +162,8 @@ def check_user_text(encode_user_text: Callable) -> Feedback:
         pass
     if failing.encode_special_tokens:
         return wrong("when encoding fails (say the text is not a str), your function leaves the tokenizer writing "
-                     "special tokens as text.", "restore the setting in a finally: block")
+                     "special tokens as text.",
+                     "an exception leaves your function at once: the line that puts the setting back never runs")
     return correct(f"typed special tokens stay text in all {len(USER_TEXTS)} texts, and the tokenizer is left as you "
                    "found it, set either way, even when encoding fails.")
 

@@ -3,13 +3,14 @@ hint, and no message gives the answer away (the text a stream should show, the D
 
 from __future__ import annotations
 
+import random
 import re
 from pathlib import Path
 
 from bpe_course import corpus
 from bpe_course.compare import compare
-from bpe_course.exercises.ch18 import (LINES, check_line_units, check_stream, expected_difference, line_units,
-                                       reference_stream, stream_cases)
+from bpe_course.exercises.ch18 import (LINES, check_line_units, check_stream, expected_difference, held_back,
+                                       line_units, reference_stream, stream_cases)
 from bpe_course.pretrained import mistral_v1, tekken
 
 CHAPTER = Path(__file__).resolve().parents[2] / "chapters" / "18_open_models_and_chat.py"
@@ -76,7 +77,37 @@ def holds_what_is_not_whole(ids):
     return out
 
 
+def never_flushes(ids):
+    """Holds back the bytes of a cut character even after the last id: the stream's end never shows them."""
+    sp, out, shown = mistral_v1(), [], ""
+    for k in range(1, len(ids) + 1):
+        text = sp.decode(ids[:k])
+        certain = text[:len(text) - held_back(sp, ids[:k])]
+        out.append(certain[len(shown):])
+        shown = certain
+    return out
+
+
+def test_the_reference_stream_joins_to_decode_on_random_ids():
+    """Byte pieces mixed with any pieces, streams ending inside a character included: joined, decode(ids); and
+    nothing shown before the end is ever changed by a later id (each prefix is a prefix of the final text)."""
+    sp = mistral_v1()
+    rng = random.Random(1)
+    byte = [i for i, kind in enumerate(sp.model.kinds) if kind == "byte"]
+    ends_inside = 0
+    for _ in range(3_000):
+        ids = [rng.choice(byte) if rng.random() < 0.6 else rng.randrange(len(sp.pieces))
+               for _ in range(rng.randint(1, 8))]
+        pieces = reference_stream(sp, ids)
+        assert "".join(pieces) == sp.decode(ids), [sp.pieces[i] for i in ids]
+        for k in range(1, len(ids)):  # what was shown after id k stays the start of every later decode
+            assert sp.decode(ids).startswith("".join(pieces[:k]))
+        ends_inside += sp.decode(ids) != "".join(never_flushes(ids))
+    assert ends_inside > 100  # the random streams do end inside characters: the flush is exercised
+
+
 def test_stream_mistakes_get_their_hint():
+    assert "the stream ends after the last id" in check_stream(never_flushes).message
     assert "add up to decode(ids)" in check_stream(each_alone).message
     assert "add up to decode(ids)" in check_stream(differences).message
     assert "a piece's text is final at once" in check_stream(everything_last).message
@@ -128,3 +159,14 @@ def test_odd_answers_get_feedback_not_errors():
         feedback = check_stream(lambda ids, odd=odd: odd)
         assert not feedback.ok and "Not yet" in feedback.message
     assert "raised ZeroDivisionError" in check_stream(lambda ids: 1 / 0).message
+
+
+def test_line_units_feedback_never_explains_why_the_lead_shrinks():
+    """Exercise 18.2 asks the learner to find where the tokens go: no message, right or wrong, names it."""
+    tekken_units, v1_units = line_units()
+    answers = [compare(v1_units, tekken_units, relative=True), compare(tekken_units, v1_units),
+               compare(tekken_units[::2], v1_units[::2], relative=True), expected_difference()]
+    for answer in answers:
+        message = check_line_units(answer).message.lower()
+        for clue in ("line break", "newline", "\\n", "<0x0a>", "indent", "punctuation", "prefix"):
+            assert clue not in message, (clue, message)

@@ -101,7 +101,8 @@ def strips_tokens(hf, text):
 def test_user_text_mistakes_get_their_hint():
     assert "forge a turn" in check_user_text(parses).message
     assert "not to a fixed value" in check_user_text(resets_to_false).message
-    assert "finally" in check_user_text(no_finally).message
+    message = check_user_text(no_finally).message
+    assert "puts the setting back never runs" in message and "finally" not in message  # the mistake, not the fix
     assert "it was False before" in check_user_text(never_restores).message
     assert "remove, escape or re-spell" in check_user_text(strips_tokens).message
 
