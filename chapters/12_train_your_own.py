@@ -499,8 +499,11 @@ print(run("stats", "small.txt", "--tokenizer", "cli_tokenizer"))
 #   [13](13_token_tax.ipynb) what one text costs in 18 languages, [14](14_when_tokens_bite.ipynb)
 #   where tokens trip models up, [15](15_other_designs.ipynb) other designs on the same text,
 #   [16](16_what_a_tokenizer_does_to_a_model.ipynb) what a tokenizer does to a model,
-#   [17](17_beyond_greedy_bpe.ipynb) variants beyond greedy BPE, and
-#   [18](18_open_models_and_chat.ipynb) open models' tokenizers and the chat prompt.
+#   [17](17_beyond_greedy_bpe.ipynb) variants beyond greedy BPE,
+#   [18](18_open_models_and_chat.ipynb) SentencePiece and Mistral's tokenizers,
+#   [19](19_llama_and_the_chat_template.ipynb) Llama's tokenizers and the chat template,
+#   [20](20_what_a_merge_list_reveals.ipynb) what a merge list reveals about its training data, and
+#   [21](21_the_score_of_every_segmentation.ipynb) the score of every segmentation.
 # * Train on more text: `bpe_course.corpus.download("tinystories-valid")` (needs internet once,
 #   then cached and checked by sha256) or a folder of your own files with `corpus.read_files`.
 # * Explore the vocabulary-size trade-off of chapter 06 on your own text, or compare GPT-2's and
