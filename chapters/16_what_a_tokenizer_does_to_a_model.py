@@ -898,6 +898,11 @@ def context_bytes(name: str, code: str) -> float:
     return sum(b for _, b in tax_tokens[name, code]) / sum(t for t, _ in tax_tokens[name, code])
 
 
+def signed(x: float) -> str:
+    """A relative change with its sign and a typographic minus: +12.5%, −0.8%."""
+    return f"{x:+.1%}".replace("-", "\u2212")
+
+
 gap = {lang: {n: switches[n][lang] for n in TAX_ORDERS} for lang in worse}  # the worse languages, order by order
 shrunk = [lang for lang, ds in gap.items() if ds[last_order].high < ds[TAX_ORDER].low]  # intervals apart
 
@@ -914,7 +919,7 @@ print("bytes per token (the context one token of an order-n model holds), Englis
       {lang: f"{context_bytes('English only', code_of[lang]):.2f} / {context_bytes('balanced', code_of[lang]):.2f}"
        for lang in worse})
 print("English-only against balanced, bits per byte, order by order:",
-      {lang: {n: f"{d.estimate:+.1%}" for n, d in ds.items()} for lang, ds in gap.items()})
+      {lang: {n: signed(d.estimate) for n, d in ds.items()} for lang, ds in gap.items()})
 
 # %% [hide-input]
 display(Markdown(
@@ -953,7 +958,7 @@ display(Markdown(
               for f in (min, max)])
         + f", so the same order spans that many bytes times n − 1. From order {TAX_ORDER} to order "
           f"{last_order}, the English-only tokenizer's excess in bits per byte goes "
-        + ", ".join(f"from {gap[lang][TAX_ORDER].estimate:+.1%} to {gap[lang][last_order].estimate:+.1%} ({lang})"
+        + ", ".join(f"from {signed(gap[lang][TAX_ORDER].estimate)} to {signed(gap[lang][last_order].estimate)} ({lang})"
                     for lang in worse)
         + (f"; for {how_many(len(shrunk), len(worse))} of these languages the order-{last_order} interval lies wholly "
            f"below the order-{TAX_ORDER} one ({', '.join(shrunk)})" if shrunk else
