@@ -171,6 +171,8 @@ class Difference:
     'within noise: 0.002 bits per byte (95% interval −0.004–0.008)'
     >>> Difference(0.052, 0.031, 0.070, unit="", words=("fewer", "more"), relative=True).verdict
     'more by 5.2% (95% interval 3.1%–7.0%)'
+    >>> Difference(-0.0009, -0.0019, -0.00004, unit="", words=("fewer", "more"), relative=True).verdict
+    'fewer by 0.090% (95% interval 0.004%–0.190%)'
     """
 
     estimate: float
@@ -229,7 +231,12 @@ class Difference:
         if self.digits is not None:
             return self.digits
         scale = 100 if self.relative else 1
-        return decimals_for(scale * self.low, scale * self.high)
+        digits = decimals_for(scale * self.low, scale * self.high)
+        if self.clear:  # subtle: a clear interval's end nearer 0 must not print as 0, or it reads "within noise"
+            near = min(abs(scale * self.low), abs(scale * self.high))
+            while digits < 12 and float(f"{near:.{digits}f}") == 0:
+                digits += 1
+        return digits
 
     def interval_text(self, magnitude: bool = False) -> str:
         """``"95% interval 0.015–0.025"``; with ``magnitude``, the interval of ``abs(estimate)`` on the side

@@ -4,6 +4,7 @@ whose truth is known, and on the words it chooses."""
 from __future__ import annotations
 
 import math
+import re
 from random import Random
 
 import pytest
@@ -186,6 +187,20 @@ def test_verdict_wording_and_decimals():
     assert not Difference(0.04, 0.01, 0.07).beyond(0.05) and not Difference(0.04, 0.01, 0.07).inside(0.05)
     assert str(Interval(-0.085, -0.092, -0.072)) == "−0.085 (95% interval −0.092 to −0.072)"
     assert Difference(-0.02, -0.025, -0.015).interval_text() == "95% interval −0.025 to −0.015"
+
+
+@pytest.mark.parametrize("low, high", [(0.00004, 0.0019), (-0.0019, -0.00004), (0.0000004, 0.02), (0.3e-9, 0.01)])
+def test_a_clear_intervals_end_never_prints_as_zero(low, high):
+    """A clear interval that printed "0.00%–0.19%" would read as one that touches 0: add decimals until its
+    end nearer 0 shows a digit, for every unit, relative or not."""
+    for relative in (False, True):
+        d = Difference((low + high) / 2, low, high, unit="", words=("fewer", "more"), relative=relative)
+        assert d.clear
+        shown = d.interval_text(magnitude=True).split("interval ")[1]
+        ends = [float(e.rstrip("%").replace("\u2212", "-")) for e in re.split("\u2013| to ", shown)]
+        assert min(abs(e) for e in ends) > 0, d.verdict
+    within = Difference(0.0009, -0.00004, 0.0019)  # holds 0: no extra decimals needed, and none added
+    assert within.verdict == "within noise: 0.0009 bits per byte (95% interval 0.0000–0.0019)"
 
 
 def test_how_many():

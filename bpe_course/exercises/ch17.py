@@ -99,12 +99,13 @@ def check_picky_removal(my_picky: Callable) -> Feedback:
         if got == expected:
             continue
         if any(len(t) == 1 for _, t in got):
-            hint = "a single byte is never removed: it has nothing to be split back into"
+            hint = "your removals include a single byte: what could it be split back into?"
         elif got == _picky_removals(counts, n, threshold, strict=False):
-            hint = "a part whose IoS is exactly the threshold stays: the authors' test is a strict 'greater than'"
+            hint = ("your removals include a part whose IoS equals the threshold exactly: reread how the paper "
+                    "compares the two")
         elif got == _picky_removals(counts, n, threshold, score_after=False):
-            hint = ("score the part after the merge: the merges just made over its occurrences left plus those "
-                    "merges -- for a pair of a token with itself, each merge takes two of it")
+            hint = ("your IoS reads the part's count as it was before the merge changed it: which count does "
+                    "f(x) mean once x and y are merged? Try a pair of a token with itself by hand")
         elif got == _picky_removals(counts, n, threshold, split=False):
             hint = "a removed part's occurrences are still in the sequences, so the counts after it go wrong"
         else:
