@@ -1,7 +1,7 @@
 # %% [markdown]
 # # 17 · Beyond greedy BPE
 #
-# [← 16 What a tokenizer does to a model](16_what_a_tokenizer_does_to_a_model.ipynb) · [00 Start here](00_start_here.ipynb) · [18 Open models' tokenizers and the chat prompt →](18_open_models_and_chat.ipynb)
+# [← 16 What a tokenizer does to a model](16_what_a_tokenizer_does_to_a_model.ipynb) · [00 Start here](00_start_here.ipynb) · [18 Open models' tokenizers: SentencePiece and Mistral →](18_open_models_and_chat.ipynb)
 #
 # Since 2024 papers have changed the BPE algorithm itself: what it merges, what it keeps and how it
 # cuts a text with the vocabulary it learned. Each change is a few dozen lines on top of the merge
@@ -836,4 +836,4 @@ check_superword(spans_words)
 # ```
 # </details>
 #
-# [← 16 What a tokenizer does to a model](16_what_a_tokenizer_does_to_a_model.ipynb) · [00 Start here](00_start_here.ipynb) · [18 Open models' tokenizers and the chat prompt →](18_open_models_and_chat.ipynb)
+# [← 16 What a tokenizer does to a model](16_what_a_tokenizer_does_to_a_model.ipynb) · [00 Start here](00_start_here.ipynb) · [18 Open models' tokenizers: SentencePiece and Mistral →](18_open_models_and_chat.ipynb)

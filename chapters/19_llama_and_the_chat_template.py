@@ -1,7 +1,7 @@
 # %% [markdown]
 # # 19 · Llama's tokenizers and the chat template
 #
-# [← 18 SentencePiece and Mistral's tokenizers](18_open_models_and_chat.ipynb) · [00 Start here](00_start_here.ipynb) · [20 What a merge list reveals →](20_what_a_merge_list_reveals.ipynb)
+# [← 18 Open models' tokenizers: SentencePiece and Mistral](18_open_models_and_chat.ipynb) · [00 Start here](00_start_here.ipynb) · [20 What a merge list reveals →](20_what_a_merge_list_reveals.ipynb)
 #
 # Meta publishes the tokenizers of Llama 3 and Llama 4 in its own Python package, `llama-models`,
 # with the code that writes a conversation for the model: both can be checked id for id, offline.
@@ -978,4 +978,4 @@ check_user_text(encode_user_text)
 # by the twin.
 # </details>
 #
-# [← 18 SentencePiece and Mistral's tokenizers](18_open_models_and_chat.ipynb) · [00 Start here](00_start_here.ipynb) · [20 What a merge list reveals →](20_what_a_merge_list_reveals.ipynb)
+# [← 18 Open models' tokenizers: SentencePiece and Mistral](18_open_models_and_chat.ipynb) · [00 Start here](00_start_here.ipynb) · [20 What a merge list reveals →](20_what_a_merge_list_reveals.ipynb)

@@ -80,10 +80,6 @@ EXEMPT: dict[tuple[str, str, str], str] = {
     "characters or more), not a comparison",
     ("13_token_tax", "shortest", "Tekken's tokens are shortest"): "the extreme of one tokenizer's bytes per token "
     "over the whole declaration (all 30 articles): a description of that text, not two settings compared",
-    ("13_token_tax", "lowers", "Each newer OpenAI vocabulary lowers"): "chapter 13's sentence (outside this "
-    "change, left to its owner): flagged since 'lowers' joined CONCLUSION",
-    ("13_token_tax", "pays", "English pays for balance"): "chapter 13's sentence (outside this change, left to its "
-    "owner): flagged since 'pays' joined CONCLUSION",
     ("17_beyond_greedy_bpe", "the same", "all three save the same"): "exact: every tie rule keeps a shortest cut, so "
     "all three cut the text into the same number of tokens",
     ("90_appendix_tutorials_checked", "the same", "the same:"): "an exact equality of two id lists, printed as True or "
