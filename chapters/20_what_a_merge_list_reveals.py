@@ -269,6 +269,8 @@ SAMPLE_GRID = (1000, 3000)  # bytes of each language, read at T = 100
 languages = list(UDHR_LANGUAGES)
 held = {code: [corpus.udhr(code)[a] for a in HELDOUT_ARTICLES] for code in languages}
 
+
+# %%
 rows = []
 began = time.perf_counter()
 for seed in range(N_SEEDS):
@@ -358,7 +360,7 @@ display(Markdown(
 # %%
 CAP = 100_000
 T_APPLY = 100
-T_SWEEP = (30, 100, 200)  # includes T_APPLY
+T_SWEEP = (30, 100, 200, 300)  # includes T_APPLY
 FAMILIES = {"English": ["eng", "python_docs", "don_quixote"], "code": ["python_code"]}
 categories = {code: first_bytes([corpus.udhr(code)[k] for k in corpus.udhr(code)], CAP) for code in languages}
 for name in ("python_code", "python_docs", "don_quixote"):
@@ -407,6 +409,8 @@ for name in ("python_code", "python_docs", "don_quixote"):
     train, heldout = corpus.train_heldout(name)
     train_parts[name] = first_bytes(train.split("\n\n"), 3 * CAP)
     held_parts[name] = first_bytes(heldout.split("\n\n"), CAP)
+
+# %%
 checks, check_slack = [], {}
 for k in range(N_CHECKS):
     rng = np.random.default_rng(100 + k)
@@ -673,11 +677,10 @@ my_error = None  # replace with your measurement, e.g. 0.123
 check_few_merges(my_error, N_SEEDS, N_LANGUAGES)
 
 # %% [markdown]
-# **Exercise 20.3.** Section 5 read at most `max(T_SWEEP)` merges and summed the shares into three
-# families. Read more: ask Tekken's first 300 merges of section 5's `categories` (`ask` takes the
-# merge counts to read; it takes about ten seconds), and sum the shares of the languages that are
-# *not* written in the Latin script (`UDHR_LANGUAGES[code][0]` is the script). What share of Tekken's
-# training bytes does the inference give to non-Latin scripts at 300 merges? Answer with a number.
+# **Exercise 20.3.** Section 5 summed the shares into three families, 'other languages' among them.
+# Split that family by script: at Tekken's first 300 merges (the sweep's last, `swept["Tekken"]`),
+# what share of the training bytes does the inference give to the languages that are *not* written
+# in the Latin script (`UDHR_LANGUAGES[code][0]` is the script)? Answer with a number.
 
 # %%
 my_share = None  # replace with your measurement, e.g. 0.25
@@ -708,7 +711,7 @@ check_tekken_scripts(my_share, categories)
 #     errors.append(mean_absolute_error(truth, found.weights))
 # my_error = sum(errors) / len(errors)
 #
-# shares = ask(tekken(), (300,))[300].weights
+# shares = swept["Tekken"][300].weights
 # my_share = sum(shares[code] for code in languages if UDHR_LANGUAGES[code][0] != "Latin")
 # ```
 # </details>

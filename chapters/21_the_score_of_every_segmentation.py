@@ -157,6 +157,7 @@ def ids_by_unit(ids: list[int], vocab: dict[int, bytes], unit_bytes: list[int]) 
     return out
 
 
+# %%
 measured = {}
 for merges in vocab_points(len(tok.merges)):
     sized = tok.truncated(merges)
@@ -260,6 +261,7 @@ def misspell(text: str, rate: float, rng: Random) -> str:
     return re.sub(r"[A-Za-z]{3,}", slip, text)
 
 
+# %%
 texts = {"clean": held, "typos": misspell(held, TYPO_RATE, Random(16))}
 text_units = {label: paragraph_bytes(t) for label, t in texts.items()}
 assert len(text_units["typos"]) == len(units)  # the typos change words, never a paragraph break
