@@ -111,6 +111,41 @@ def _remembered(model: KneserNey) -> tuple[frozenset[Context], dict[tuple[Contex
     return found
 
 
+def _pretoken_boundaries(data: bytes, pattern: str | None) -> set[int] | None:
+    """The byte offsets where ``pattern``'s pre-tokens of ``data`` start and end (None without a pattern)."""
+    if pattern is None:
+        return None
+    boundaries, at = {0}, 0
+    for piece in pretokenize(data.decode("utf-8"), resolve_pattern(pattern)):
+        at += len(piece.encode("utf-8"))
+        boundaries.add(at)
+    return boundaries
+
+
+def token_across(data: bytes, vocab: Mapping[int, bytes], cut: int, n_vocab: int | None = None,
+                 pattern: str | None = None) -> tuple[int, int] | None:
+    """The ``(start, id)`` of a vocabulary token that spells bytes of ``data`` on both sides of offset ``cut``, or None.
+
+    With ``pattern``, only a token inside one pre-token counts (the lattice allows no other).
+
+    >>> vocab = {i: bytes([i]) for i in range(256)} | {256: b"\\n "}
+    >>> token_across(b"a\\n\\n b", vocab, 3), token_across(b"a\\n\\nb", vocab, 3)
+    ((2, 256), None)
+    """
+    ids = {t: i for i, t in vocab.items() if n_vocab is None or i < n_vocab}
+    longest = max(map(len, ids))
+    boundaries = _pretoken_boundaries(data, pattern)
+    for start in range(max(0, cut - longest + 1), cut):
+        if boundaries is not None and any(start < b < cut for b in boundaries):
+            continue  # subtle: a token from here would already cross a pre-token boundary before the cut
+        for end in range(cut + 1, min(len(data), start + longest) + 1):
+            if boundaries is not None and (end - 1) in boundaries and end - 1 > start:
+                break
+            if (i := ids.get(data[start:end])) is not None:
+                return start, i
+    return None
+
+
 def marginal_log_probs(model: KneserNey, data: bytes, vocab: Mapping[int, bytes], cuts: Sequence[int] = (),
                        pattern: str | None = None) -> list[float]:
     """``ln P(data[:c])`` summed over every segmentation, for each offset ``c`` in ``cuts`` and for the end.
@@ -122,14 +157,7 @@ def marginal_log_probs(model: KneserNey, data: bytes, vocab: Mapping[int, bytes]
     if not data:
         raise ValueError("the marginal of an empty text is 1: there is nothing to score")
     ids = {t: i for i, t in vocab.items() if i < model.n_vocab}
-    if pattern is not None:
-        text = data.decode("utf-8")
-        boundaries, at = {0}, 0
-        for piece in pretokenize(text, resolve_pattern(pattern)):
-            at += len(piece.encode("utf-8"))
-            boundaries.add(at)
-    else:
-        boundaries = None
+    boundaries = _pretoken_boundaries(data, pattern)
     lattice = token_lattice(data, ids, max(map(len, ids)), boundaries)
     keep, steps = _remembered(model)
     top, prob = model.order - 1, model.prob
@@ -171,7 +199,11 @@ def marginal_log_probs(model: KneserNey, data: bytes, vocab: Mapping[int, bytes]
 
 
 def marginal_bits(model: KneserNey, data: bytes | str, vocab: Mapping[int, bytes], pattern: str | None = None) -> float:
-    """The bits the model needs for ``data`` counting every segmentation: ``-log2`` of the summed probability."""
+    """The bits the model needs for ``data`` counting every segmentation: ``-log2`` of the summed probability.
+
+    With ``pattern`` (a pre-tokenization pattern, e.g. ``"gpt2"``), only the segmentations whose tokens
+    stay inside its pre-tokens count.
+    """
     if isinstance(data, str):
         data = data.encode("utf-8")
     return -marginal_log_probs(model, data, vocab, pattern=pattern)[-1] / math.log(2)
@@ -187,7 +219,8 @@ def marginal_by_unit(model: KneserNey, text: str, vocab: Mapping[int, bytes], un
     (:func:`bpe_course.compare.paragraph_bytes`).
 
     subtle: a segmentation with a token across a unit's start counts in the whole text but in no
-    prefix; cut where no token can cross (a paragraph's start, after its blank lines), so none is lost.
+    prefix; a cut that some vocabulary token could cross (say ``b"\\n "`` when a paragraph starts with a
+    space) raises a ValueError naming the unit and the byte offset, rather than lose those segmentations.
 
     >>> vocab = {i: bytes([i]) for i in range(256)} | {256: b"ab"}
     >>> model = KneserNey([256, 97, 98, 256], order=2, n_vocab=257)
@@ -200,6 +233,14 @@ def marginal_by_unit(model: KneserNey, text: str, vocab: Mapping[int, bytes], un
         raise ValueError(f"the units' lengths must be positive and add up to the text's {len(data):,} bytes, "
                          f"got {len(unit_bytes)} units holding {sum(unit_bytes):,}")
     starts = list(accumulate(unit_bytes[:-1]))
+    for k, cut in enumerate(starts, start=2):  # units counted from 1: the first has no start to cross
+        if (across := token_across(data, vocab, cut, model.n_vocab, pattern)) is not None:
+            start, i = across
+            raise ValueError(
+                f"unit {k} of {len(unit_bytes)} starts at byte offset {cut:,}, but the vocabulary token {vocab[i]!r} (id {i}) can cover "
+                f"bytes {start:,}–{start + len(vocab[i]) - 1:,}, across that start: the segmentations using it would "
+                "be lost from every unit; cut the text where no token can cross (e.g. before a paragraph's first "
+                "non-space byte)")
     logs = marginal_log_probs(model, data, vocab, cuts=starts, pattern=pattern)
     out, before = [], 0.0
     for lp, n in zip(logs, unit_bytes):

@@ -14,8 +14,8 @@ merges, and a share summed by script.
 ...     return (low, high) if low <= high else None
 >>> check_allowed_interval(allowed_interval).ok
 True
->>> check_tekken_scripts(0.4, {"eng": 0.6, "rus": 0.3, "arb": 0.1}).ok
-True
+>>> check_tekken_scripts(None, {"eng": ["All human beings are born free."]}).ok
+False
 """
 
 from __future__ import annotations
@@ -25,12 +25,14 @@ from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 
-from .. import corpus
+from .. import corpus, pretrained
 from ..algorithms.mixture import dirichlet_shares, infer_mixture, mean_absolute_error, text_trajectory, train_hidden_mix
 from ..corpus import HELDOUT_ARTICLES, UDHR_LANGUAGES
 from .feedback import FUNCTION, INT, NUMBER, Feedback, Kind, correct, expect, far_off, returned, short, wrong
 
 FEW_MERGES = 3
+SCRIPT_MERGES = 300  # exercise 20.3 reads Tekken's first 300 merges, the last of section 5's sweep
+SECTION_MERGES = 100  # section 5's T_APPLY: an answer read there is a slip worth naming
 TOLERANCE = 0.0005  # the answer is asked for to three decimals
 
 # (chosen pair's counts per byte in the two categories, the rivals' counts)
@@ -46,8 +48,9 @@ INTERVAL_CASES = [
 ]
 INTERVAL = Kind("a pair (low, high) of numbers, or None", lambda v: v is None or (
     isinstance(v, (tuple, list)) and len(v) == 2 and all(NUMBER.accepts(x) for x in v)), "(0.25, 0.5)")
-SHARES = Kind("a dict from category names to shares", lambda v: isinstance(v, Mapping) and all(
-    isinstance(k, str) and NUMBER.accepts(x) and not far_off(x) for k, x in v.items()), '{"eng": 0.6, "rus": 0.4}')
+SAMPLES = Kind("a dict from category names to lists of texts", lambda v: isinstance(v, Mapping) and bool(v) and all(
+    isinstance(k, str) and isinstance(x, (list, tuple)) and all(isinstance(d, str) for d in x) for k, x in v.items()),
+    "categories")
 
 
 def interval_reference(chosen: tuple[float, float], rivals: Sequence[tuple[float, float]]) -> tuple[float, float] | None:
@@ -143,25 +146,41 @@ def check_few_merges(answer: float | None, n_seeds: int, n_languages: int) -> Fe
                  "average mean_absolute_error over the seeds")
 
 
-def check_tekken_scripts(answer: float | None, weights: Mapping[str, float]) -> Feedback:
-    """Exercise 20.3: the share the inference gives to languages not written in the Latin script."""
+def script_shares(categories: Mapping[str, Sequence[str]], n_merges: int) -> tuple[float, float]:
+    """Tekken's first ``n_merges`` merges read against the samples: (share of non-Latin-script languages,
+    share of every language but English)."""
+    tok = pretrained.tekken()
+    merges = tok.merges[:n_merges]
+    weights = infer_mixture({name: text_trajectory(docs, merges, tok.pattern) for name, docs in categories.items()},
+                            merges).weights
+    languages = [code for code in weights if code in UDHR_LANGUAGES]
+    non_latin = sum(weights[code] for code in languages if UDHR_LANGUAGES[code][0] != "Latin")
+    return non_latin, sum(weights[code] for code in languages if code != "eng")
+
+
+def check_tekken_scripts(answer: float | None, categories: Mapping[str, Sequence[str]]) -> Feedback:
+    """Exercise 20.3: the share Tekken's first ``SCRIPT_MERGES`` merges give to languages not written in the Latin script."""
+    n_merges, section_merges = SCRIPT_MERGES, SECTION_MERGES
     if (problem := expect(answer, NUMBER, hint="answer with one number, a share between 0 and 1")) is not None:
         return problem
     assert answer is not None  # expect() answered None already; this tells mypy
-    if (problem := expect(weights, SHARES, "weights")) is not None:
+    if (problem := expect(categories, SAMPLES, "categories")) is not None:
         return problem
     if far_off(answer) or not 0 <= answer <= 1:
         return wrong(f"{short(answer)} is not a share", "a share lies between 0 and 1")
-    non_latin = [code for code in weights if code in UDHR_LANGUAGES and UDHR_LANGUAGES[code][0] != "Latin"]
-    reference = sum(weights[code] for code in non_latin)
+    reference, every_other = script_shares(categories, n_merges)
     if math.isclose(answer, reference, abs_tol=TOLERANCE):
-        return correct(f"{len(non_latin)} of the languages are written in another script. Which of them gets the "
-                       "largest share, and is it one Mistral's models are said to serve?")
-    others = sum(v for code, v in weights.items() if code in UDHR_LANGUAGES and code != "eng")
-    if math.isclose(answer, others, abs_tol=TOLERANCE):
-        return wrong(f"{answer:.3f} counts every language but English", "leave out the Latin-script languages too: "
-                     "UDHR_LANGUAGES[code][0] names the script")
+        return correct(f"that is the non-Latin share at {n_merges} merges. How much of section 5's 'other "
+                       "languages' is it, and which script gets the most?")
+    if math.isclose(answer, every_other, abs_tol=TOLERANCE):
+        return wrong(f"{answer:.3f} counts every language but English", "the Latin-script languages are in it too")
     if math.isclose(answer, 1 - reference, abs_tol=TOLERANCE):
-        return wrong(f"{answer:.3f} is everything else", "sum the shares of the languages whose script is not Latin")
-    return wrong(f"{answer:.3f} is not the share of the languages written in other scripts.",
-                 "sum inferred['Tekken'].weights[code] over the codes whose UDHR_LANGUAGES[code][0] is not 'Latin'")
+        return wrong(f"{answer:.3f} is the share of everything else",
+                     "English, code and the Latin-script languages are in it; the exercise asks for the rest")
+    fewer, _ = script_shares(categories, section_merges)
+    if math.isclose(answer, fewer, abs_tol=TOLERANCE):
+        return wrong(f"{answer:.3f} is the share at {section_merges} merges, section 5's",
+                     f"the exercise asks what the first {n_merges} merges say")
+    return wrong(f"{answer:.3f} is not the share the first {n_merges} merges give to the languages written in other scripts.",
+                 "check how many merges the inference read, that the samples were cut with Tekken's own pattern, and "
+                 "which codes your sum counted")

@@ -90,11 +90,22 @@ def check_unigram_marginal(unigram_marginal_bits: Callable) -> Feedback:
                    "number per position; section 2's bigram needs one per position and last token.")
 
 
-def shannon_agreement(measured: Mapping) -> float:
-    """Spearman's correlation of the Shannon efficiency with order-4 bits per byte across the sweep."""
+def shannon_agreement(measured: Mapping, alpha: float = 1.0, order: int = 4) -> float:
+    """Spearman's correlation of the Rényi efficiency (Shannon's at ``alpha = 1``) with bits per byte across the sweep."""
     sizes = list(measured)
-    shannon = [renyi_efficiency(Counter(measured[v]["ids"]), alpha=1, n_vocab=v) for v in sizes]
-    return spearman(shannon, [ratio_of_sums(measured[v]["canonical"][4]) for v in sizes])
+    shannon = [renyi_efficiency(Counter(measured[v]["ids"]), alpha=alpha, n_vocab=v) for v in sizes]
+    return spearman(shannon, [ratio_of_sums(measured[v]["canonical"][order]) for v in sizes])
+
+
+def _other_readings(measured: Mapping) -> dict[str, float]:
+    """The answers a likely slip gives, named by the slip (only those the chapter's measured dict allows)."""
+    out = {}
+    orders = set.intersection(*(set(m["canonical"]) for m in measured.values()))
+    for order in sorted(orders - {4}):
+        out[f"that is the correlation with the order-{order} bits per byte"] = shannon_agreement(measured, 1.0, order)
+    if 4 in orders:
+        out["that is the correlation for α = 2.5, section 6's"] = shannon_agreement(measured, 2.5, 4)
+    return out
 
 
 def check_shannon_agreement(answer: float | None, measured: Mapping) -> Feedback:
@@ -113,11 +124,18 @@ def check_shannon_agreement(answer: float | None, measured: Mapping) -> Feedback
     if math.isclose(answer, reference, abs_tol=0.005):
         return correct("compare it with the α = 2.5 row of section 6 at order 4: does the order α change the verdict?")
     if math.isclose(answer, -reference, abs_tol=0.005):
-        return wrong(f"{answer:+.2f} has the wrong sign", "the plain correlation of efficiency with bits per byte, "
-                     "not section 6's agreement (its negative)")
+        return wrong(f"{answer:+.2f} has the wrong sign", "the exercise asks for the plain correlation, and section 6 "
+                     "showed its negative")
+    try:
+        slips = _other_readings(measured)
+    except Exception:  # noqa: BLE001 -- the reference worked; a slip we cannot compute is just not diagnosed
+        slips = {}
+    for slip, value in slips.items():
+        if math.isclose(answer, value, abs_tol=0.005) and not math.isclose(value, reference, abs_tol=0.005):
+            return wrong(f"{answer:+.2f} is not the correlation the sweep gives", slip)
     return wrong(f"{answer:+.2f} is not the correlation the sweep gives.",
-                 "per vocabulary size: renyi_efficiency of the held-out ids' counts with alpha=1 and n_vocab, and "
-                 "ratio_of_sums of the order-4 canonical units; then spearman of the two lists")
+                 "check the α of the efficiency, the order of the model, and that both lists follow the sweep's "
+                 "vocabulary sizes in the same order")
 
 
 def check_inside_pretokens(answer: float | None, model: KneserNey, text: str, vocab: Mapping[int, bytes]) -> Feedback:
@@ -141,6 +159,10 @@ def check_inside_pretokens(answer: float | None, model: KneserNey, text: str, vo
         return correct(f"inside the pre-tokens the model needs {inside - every:.4f} bits per byte more than over every "
                        "segmentation: that is all the probability the segmentations crossing a boundary carry.")
     if abs(answer - every) <= TOLERANCE:
-        return wrong(f"{answer:.4f} counts every segmentation", 'pass pattern="gpt2" to keep the ones inside pre-tokens')
+        return wrong(f"{answer:.4f} counts every segmentation", "the segmentations that cross a pre-token's boundary "
+                     "are in that sum too")
+    if len(text) != n_bytes and abs(answer - inside * n_bytes / len(text)) <= TOLERANCE:
+        return wrong(f"{answer:.4f} is per character", "the score is per UTF-8 byte, and this text has characters "
+                     "of more than one byte")
     return wrong(f"{answer:.4f} is not what the model gives inside the pre-tokens.",
-                 'marginal_bits(model, text, vocab, pattern="gpt2"), divided by the UTF-8 bytes of the text')
+                 "check which segmentations your sum kept, which pre-tokenizer cut the text, and what you divided by")

@@ -9,7 +9,7 @@ from hypothesis import given, settings, strategies as st
 
 from bpe_course import Tokenizer, corpus, train_bpe
 from bpe_course.algorithms.lattice import (marginal_bits, marginal_by_unit, marginal_log_probs, segmentations,
-                                           token_lattice)
+                                           token_across, token_lattice)
 from bpe_course.algorithms.lm import KneserNey
 from bpe_course.pretokenize import pretokenize, resolve_pattern
 
@@ -140,6 +140,14 @@ def test_bits_by_unit_are_differences_of_prefix_sums_and_add_up_to_the_whole(mod
     tok, model = model_and_tok
     text = "".join(parts)
     sizes = [len(p.encode()) for p in parts]
+    data = text.encode()
+    cuts = [sum(sizes[:k]) for k in range(1, len(sizes))]
+    spans = [cut for cut in cuts if any(data[i:i + len(t)] == t for t in tok.vocab.values()
+                                        for i in range(max(0, cut - len(t) + 1), cut))]
+    if spans:  # a token could cross a unit's start: the units would lose segmentations, so the call must refuse
+        with pytest.raises(ValueError, match=f"starts at byte offset {spans[0]:,}"):
+            marginal_by_unit(model, text, tok.vocab, sizes)
+        return
     units = marginal_by_unit(model, text, tok.vocab, sizes)
     assert [n for _, n in units] == sizes
     assert sum(b for b, _ in units) == pytest.approx(marginal_bits(model, text, tok.vocab), abs=1e-9)
@@ -152,3 +160,30 @@ def test_bits_by_unit_are_differences_of_prefix_sums_and_add_up_to_the_whole(mod
         before = prefix
     with pytest.raises(ValueError, match="add up to the text's"):
         marginal_by_unit(model, text, tok.vocab, [*sizes, 1])
+
+
+def test_a_token_that_could_cross_a_unit_start_is_named():
+    """A paragraph that starts with a space after a newline, and a vocabulary holding b"\\n ": refuse, naming the cut."""
+    vocab = {i: bytes([i]) for i in range(256)} | {256: b"\n "}
+    model = KneserNey([97, 10, 256, 98], 2, 257)
+    text = "a\n\n b\n"
+    with pytest.raises(ValueError, match=r"unit 2 of 2 starts at byte offset 3, but the vocabulary token b'\\n ' \(id 256\)"):
+        marginal_by_unit(model, text, vocab, [3, 3])
+    # the same text cut before the newline has no token across the cut, and the units add up to the whole
+    units = marginal_by_unit(model, text, vocab, [2, 4])
+    assert sum(b for b, _ in units) == pytest.approx(marginal_bits(model, text, vocab), abs=1e-9)
+    # inside GPT-2's pre-tokens no token crosses "\n" | " b", so the first cut is allowed there
+    assert token_across(text.encode(), vocab, 3, pattern="gpt2") is None
+    marginal_by_unit(model, text, vocab, [3, 3], pattern="gpt2")
+
+
+def test_token_across_agrees_with_a_naive_search():
+    vocab = {i: bytes([i]) for i in range(256)} | {256: b"ab", 257: b"bca", 258: b"cab"}
+    data = b"abcabcab"
+    for cut in range(1, len(data)):
+        naive = [(i, vocab_id) for i in range(cut) for vocab_id, t in vocab.items()
+                 if len(t) > cut - i and data[i:i + len(t)] == t]
+        found = token_across(data, vocab, cut)
+        assert (found is None) == (not naive)
+        if found is not None:
+            assert found in naive

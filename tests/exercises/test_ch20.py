@@ -73,16 +73,28 @@ def test_few_merges_right_wrong_and_never_the_answer():
     assert "N_SEEDS" in check_few_merges(0.1, 0, 3).message
 
 
-def test_tekken_scripts_right_wrong_and_never_the_answer():
-    weights = {"eng": 0.4, "python_code": 0.2, "fra": 0.1, "rus": 0.15, "cmn_hans": 0.1, "arb": 0.05}
-    answer = 0.3  # rus + cmn_hans + arb
-    assert check_tekken_scripts(answer, weights).ok
-    for wrong_answer, hint in ((0.4, "Latin-script"), (0.7, "not Latin"), (0.12, "not 'Latin'")):
-        feedback = check_tekken_scripts(wrong_answer, weights)
-        assert not feedback.ok and hint in feedback.message + feedback.hint
-        assert not any(s in feedback.message for s in spelled(answer))
-    assert "not a share" in check_tekken_scripts(2.0, weights).message
-    assert "weights=" in check_tekken_scripts(0.3, {"eng": "x"}).message
+def test_tekken_scripts_right_wrong_and_never_the_answer(monkeypatch):
+    from bpe_course import corpus, tekken
+    categories = {code: [corpus.udhr(code)[a] for a in HELDOUT_ARTICLES[:2]] for code in ("eng", "fra", "rus", "arb", "hin")}
+    tok = tekken()
+
+    def shares(n):  # the inference written out again here (not the checker's helper)
+        merges = tok.merges[:n]
+        return infer_mixture({k: text_trajectory(d, merges, tok.pattern) for k, d in categories.items()}, merges).weights
+
+    monkeypatch.setattr(ch20, "SCRIPT_MERGES", 60)  # fewer merges than the chapter's, to keep the test short
+    monkeypatch.setattr(ch20, "SECTION_MERGES", 20)
+    at, before = shares(60), shares(20)
+    answer = at["rus"] + at["arb"] + at["hin"]
+    assert check_tekken_scripts(answer, categories).ok
+    cases = ((answer + at["fra"], "Latin-script languages are in it"), (1 - answer, "everything else"),
+             (before["rus"] + before["arb"] + before["hin"], "at 20 merges"), (answer + 0.05, "how many merges"))
+    for wrong_answer, said in cases:
+        feedback = check_tekken_scripts(wrong_answer, categories)
+        assert not feedback.ok and said in feedback.message + feedback.hint
+        assert not any(s in feedback.message + feedback.hint for s in spelled(answer))
+    assert "not a share" in check_tekken_scripts(2.0, categories).message
+    assert "categories=" in check_tekken_scripts(0.3, {"eng": "x"}).message
 
 
 def test_the_checkers_ask_for_no_more_than_three_decimals():

@@ -74,9 +74,37 @@ def test_shannon_agreement_right_wrong_and_never_the_answer(measured):
     flipped = check_shannon_agreement(-answer, measured)
     assert (not flipped.ok and "sign" in flipped.message) or answer == 0
     feedback = check_shannon_agreement(0.123456, measured)
-    assert not feedback.ok and not any(s in feedback.message for s in spelled(answer))
+    assert not feedback.ok and not any(s in feedback.message + feedback.hint for s in spelled(answer))
+    # the hints point at the slip, never at the recipe
+    for wrong_answer in (0.123456, -answer):
+        hint = check_shannon_agreement(wrong_answer, measured).hint
+        assert not any(name in hint for name in ("renyi_efficiency", "spearman", "ratio_of_sums", "alpha=1"))
     assert "not a correlation" in check_shannon_agreement(3.0, measured).message
     assert "measured=" in check_shannon_agreement(0.5, {"x": 1}).message
+
+
+def test_shannon_agreement_names_the_order_slip():
+    """A sweep whose order-2 correlation differs from the order-4 one: answering with order 2 is diagnosed."""
+    text = "the cat sat on the mat, the dog sat on the log; a bird flew over the hill and the cat ran. " * 12
+    out = {}
+    for n_merges in (0, 8, 20, 40, 70):
+        vocab, merges = train_bpe(text, 256 + n_merges)
+        tok = Tokenizer(vocab, merges)
+        ids = tok.encode_ordinary(text)
+        canonical = {}
+        for order in (2, 4):
+            model = KneserNey(ids[: len(ids) // 3], order, tok.n_vocab)
+            canonical[order] = [(-sum(math.log2(p) for p in model.token_probs(ids)), len(text.encode()))]
+        out[tok.n_vocab] = {"ids": ids, "canonical": canonical}
+    sizes = list(out)
+    shannon = [renyi_efficiency(Counter(out[v]["ids"]), alpha=1, n_vocab=v) for v in sizes]
+    rho = {order: scipy.stats.spearmanr(shannon, [out[v]["canonical"][order][0][0] for v in sizes]).statistic
+           for order in (2, 4)}
+    assert check_shannon_agreement(rho[4], out).ok
+    if abs(rho[2] - rho[4]) > 0.01:
+        feedback = check_shannon_agreement(rho[2], out)
+        assert not feedback.ok and "order-2" in feedback.hint
+        assert not any(s in feedback.message + feedback.hint for s in spelled(rho[4]))
 
 
 def test_inside_pretokens_right_wrong_and_never_the_answer():
@@ -89,9 +117,12 @@ def test_inside_pretokens_right_wrong_and_never_the_answer():
     inside = marginal_bits(model, held, tok.vocab, pattern="gpt2") / n
     every = marginal_bits(model, held, tok.vocab) / n
     assert check_inside_pretokens(round(inside, 4), model, held, tok.vocab).ok
-    assert "every segmentation" in check_inside_pretokens(round(every, 5), model, held, tok.vocab).message
+    crossing = check_inside_pretokens(round(every, 5), model, held, tok.vocab)
+    assert "every segmentation" in crossing.message and "pattern=" not in crossing.hint
     for wrong_answer in (inside + 0.05, every + 0.2):
         feedback = check_inside_pretokens(wrong_answer, model, held, tok.vocab)
-        assert not feedback.ok and not any(s in feedback.message for s in spelled(inside))
+        assert not feedback.ok and not any(s in feedback.message + feedback.hint for s in spelled(inside))
+        # the hint points at the mistake, never at the call that fixes it
+        assert "pattern=" not in feedback.hint and "marginal_bits(" not in feedback.hint
     assert "per byte" in check_inside_pretokens(inside * n, model, held, tok.vocab).message
     assert "model=" in check_inside_pretokens(1.0, "not a model", held, tok.vocab).message

@@ -274,11 +274,13 @@ SPEC: dict[str, tuple[dict[str, Any], dict[str, Arg | Fn]]] = {
     "check_few_merges": ({"answer": 0.1, "n_seeds": 1, "n_languages": 2},
                          {"answer": Arg("a number", is_number), "n_seeds": Arg("an int", is_int),
                           "n_languages": Arg("an int", is_int)}),
-    "check_tekken_scripts": ({"answer": 0.3, "weights": {"eng": 0.7, "rus": 0.3}},
+    "check_tekken_scripts": ({"answer": 0.3, "categories": {"eng": ["All human beings are born free."],
+                                                            "rus": ["Все люди рождаются свободными."]}},
                              {"answer": Arg("a number", is_number),
-                              "weights": Arg("a dict from category names to shares", lambda v: isinstance(v, Mapping)
-                                             and all(isinstance(k, str) and is_number(x) and abs(x) < 1e300
-                                                     for k, x in v.items()))}),
+                              "categories": Arg("a dict from category names to lists of texts", lambda v: isinstance(
+                                  v, Mapping) and bool(v) and all(isinstance(k, str) and isinstance(x, (list, tuple))
+                                                                  and all(isinstance(d, str) for d in x)
+                                                                  for k, x in v.items()))}),
     "check_unigram_marginal": ({"unigram_marginal_bits": ch21.unigram_reference},
                                {"unigram_marginal_bits": Fn("a number", is_number)}),
     "check_shannon_agreement": ({"answer": 0.5, "measured": tiny_measured()},
