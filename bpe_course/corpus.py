@@ -18,9 +18,11 @@ from __future__ import annotations
 import difflib
 import hashlib
 import os
+import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
+from random import Random
 
 from .download import download  # noqa: F401  (corpus.download(name): larger corpora, for learners online)
 from .errors import CorpusError
@@ -28,8 +30,8 @@ from .files import read_text_blocks
 from .resources import data_dir as data_dir_of_package
 
 __all__ = ["ARTICLES", "HELDOUT_ARTICLES", "LANGUAGES", "MIXES", "TRAIN_ARTICLES", "UDHR_LANGUAGES", "download",
-           "language_name", "load", "load_text", "mix_text", "names", "path", "read_files", "read_text_file",
-           "split_text", "train_heldout", "udhr"]
+           "language_name", "load", "load_text", "misspell", "mix_text", "names", "path", "read_files",
+           "read_text_file", "split_text", "train_heldout", "udhr"]
 
 # subtle: module-level so tests (and the curious) can point it at a copy with monkeypatch.
 DATA_DIR = data_dir_of_package()
@@ -369,3 +371,32 @@ def load_text(
     except CorpusError as exc:
         raise CorpusError(f"{exc}. To use a string itself as training text, call load_text(text=...)") from None
     return read_text_file(found, errors=errors) if isinstance(found, Path) else load(found)
+
+
+SLIPS = ("swap", "drop", "double", "replace")  # misspell's four kinds of typo
+
+
+def misspell(text: str, rate: float, rng: Random) -> str:
+    """``text`` with seeded typos: each word of three ASCII letters or more is hit with probability ``rate``
+    by one slip -- two neighbouring letters swapped, one dropped, one doubled or one replaced by a common letter.
+    Chapters 16 and 21 score models on held-out text misspelled this way; the same ``rng`` seed gives the same text.
+
+    >>> misspell("the knight rode on", 1.0, Random(3))
+    'tthe knihgt roode on'
+    >>> misspell("the knight", 0.0, Random(3))
+    'the knight'
+    """
+    def slip(match: re.Match) -> str:
+        word = match.group()
+        if rng.random() >= rate:
+            return word
+        i = rng.randrange(len(word) - 1)
+        kind = rng.choice(SLIPS)
+        if kind == "swap":
+            return word[:i] + word[i + 1] + word[i] + word[i + 2:]
+        if kind == "drop":
+            return word[:i] + word[i + 1:]
+        if kind == "double":
+            return word[:i] + word[i] + word[i:]
+        return word[:i] + rng.choice("etaoinshrdlu") + word[i + 1:]
+    return re.sub(r"[A-Za-z]{3,}", slip, text)

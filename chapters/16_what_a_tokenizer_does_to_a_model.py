@@ -24,7 +24,6 @@
 
 # %%
 import math
-import re
 from bisect import bisect_left
 from collections import Counter
 from itertools import accumulate
@@ -38,7 +37,7 @@ from IPython.display import Image, Markdown, display
 from bpe_course import Seeds, Tokenizer, bytes_per_token, compare, corpus, figure_png, how_many, paragraph_bytes, train
 from bpe_course.algorithms import (KneserNey, Sweep, best_rows, bits_by_unit, bits_per_byte, dropout_tokens,
                                    fit_orders, tokens_by_unit, train_on_mix, vocab_points)
-from bpe_course.corpus import HELDOUT_ARTICLES, MIXES, TRAIN_ARTICLES, language_name, mix_text
+from bpe_course.corpus import HELDOUT_ARTICLES, MIXES, TRAIN_ARTICLES, language_name, misspell, mix_text
 from bpe_course.widgets import ModelQualityExplorer, plot_model_quality
 
 # %% [markdown]
@@ -623,33 +622,15 @@ display(Markdown("\n".join(lines)))
 # such a model copes better with text its tokenizer cuts in unusual ways — misspelled words, for one.
 # Two models of the same order on the same text, one trained on deterministic encodings and one on
 # BPE-dropout encodings, scored on the clean held-out text and on the same text with seeded typos.
-# First the typo generator: each word of three letters or more is hit with probability `TYPO_RATE`,
-# by one of four slips.
+# The typos come from `corpus.misspell`: each word of three letters or more is hit with probability
+# `TYPO_RATE` by one of four slips (two neighbouring letters swapped, one dropped, one doubled, one
+# replaced), seeded so every run misspells the same words. Chapter 21 reuses it.
 
 # %%
 DROPOUT_P = 0.1
 TYPO_RATE = 0.1
 DROPOUT_CHARS = 500_000
 DROPOUT_ORDER = 3
-
-
-def misspell(text: str, rate: float, rng: Random) -> str:
-    """Seeded typos: swap two neighbouring letters, drop one, double one or replace one."""
-    def slip(match: re.Match) -> str:
-        word = match.group()
-        if rng.random() >= rate:
-            return word
-        i = rng.randrange(len(word) - 1)
-        kind = rng.choice(("swap", "drop", "double", "replace"))
-        if kind == "swap":
-            return word[:i] + word[i + 1] + word[i] + word[i + 2:]
-        if kind == "drop":
-            return word[:i] + word[i + 1:]
-        if kind == "double":
-            return word[:i] + word[i] + word[i:]
-        return word[:i] + rng.choice("etaoinshrdlu") + word[i + 1:]
-    return re.sub(r"[A-Za-z]{3,}", slip, text)
-
 
 # %%
 typo_text = misspell(heldout_text, TYPO_RATE, Random(16))

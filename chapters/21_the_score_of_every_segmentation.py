@@ -20,7 +20,6 @@
 
 # %%
 import math
-import re
 from random import Random
 
 import matplotlib.pyplot as plt
@@ -30,6 +29,7 @@ from IPython.display import Markdown, display
 from bpe_course import Seeds, Tokenizer, compare, corpus, paragraph_bytes, train, units_of
 from bpe_course.algorithms import (KneserNey, Segmenter, dropout_tokens, efficiency_of_units, fewest_tokens, fit_orders,
                                    marginal_bits, marginal_by_unit, renyi_efficiency, segmentations, vocab_points)
+from bpe_course.corpus import misspell
 from bpe_course.compare import Difference, bootstrap, number, ratio_of_sums, rank_correlation, spearman
 
 # %% [markdown]
@@ -235,31 +235,12 @@ display(Markdown(
 # canonical segmentation only. But a dropout model was *trained* on non-canonical segmentations: it
 # spreads its probability over many spellings of a word, and the canonical score counts one. Here the
 # same experiment at 2,048 tokens, scored both ways, with `DROPOUT_SEEDS` dropout runs (the yardstick
-# resamples the seeds as well as the paragraphs) and chapter 16's typo generator:
+# resamples the seeds as well as the paragraphs) and chapter 16's typo generator, `corpus.misspell`:
 
 # %%
 DROPOUT_P = 0.1
 TYPO_RATE = 0.1
 DROPOUT_SEEDS = (0, 1)
-
-
-def misspell(text: str, rate: float, rng: Random) -> str:
-    """Seeded typos (chapter 16): swap two neighbouring letters, drop one, double one or replace one."""
-    def slip(match: re.Match) -> str:
-        word = match.group()
-        if rng.random() >= rate:
-            return word
-        i = rng.randrange(len(word) - 1)
-        kind = rng.choice(("swap", "drop", "double", "replace"))
-        if kind == "swap":
-            return word[:i] + word[i + 1] + word[i] + word[i + 2:]
-        if kind == "drop":
-            return word[:i] + word[i + 1:]
-        if kind == "double":
-            return word[:i] + word[i] + word[i:]
-        return word[:i] + rng.choice("etaoinshrdlu") + word[i + 1:]
-    return re.sub(r"[A-Za-z]{3,}", slip, text)
-
 
 # %%
 texts = {"clean": held, "typos": misspell(held, TYPO_RATE, Random(16))}

@@ -201,3 +201,26 @@ def test_read_text_file_drops_a_leading_byte_order_mark_only(tmp_path):
     path.write_bytes(BOM + b"caf\xe9")
     with pytest.raises(CorpusError, match=re.escape("not valid UTF-8 at byte offset 6 (byte 0xe9)")):
         corpus.read_text_file(path)  # offsets count the mark: they are offsets in the file
+
+
+def test_misspell_makes_one_slip_per_hit_word_and_is_seeded():
+    from random import Random
+
+    from bpe_course.corpus import misspell
+
+    text = corpus.load("don_quixote")[:20_000]
+    assert misspell(text, 0.0, Random(1)) == text
+    once, again = misspell(text, 0.3, Random(7)), misspell(text, 0.3, Random(7))
+    assert once == again != text
+    # runs of ASCII letters and what lies between them: a slip changes one letter run and nothing else
+    before, after = re.split(r"([^A-Za-z]+)", text), re.split(r"([^A-Za-z]+)", once)
+    assert len(before) == len(after)
+    for old, new in zip(before, after):
+        if old == new:
+            continue
+        # one slip: a swap of neighbours, or one letter dropped, doubled or replaced
+        swapped = any(new == old[:i] + old[i + 1] + old[i] + old[i + 2:] for i in range(len(old) - 1))
+        dropped = any(new == old[:i] + old[i + 1:] for i in range(len(old)))
+        doubled = any(new == old[:i] + old[i] + old[i:] for i in range(len(old)))
+        replaced = len(new) == len(old) and sum(a != b for a, b in zip(old, new)) == 1
+        assert swapped or dropped or doubled or replaced, (old, new)

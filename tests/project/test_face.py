@@ -57,8 +57,8 @@ FACES = {
         "read_gpt2_files", "read_model", "read_tekken", "read_tiktoken_ranks", "save", "to_json"],
     "bpe_course.corpus": [
         "ARTICLES", "HELDOUT_ARTICLES", "LANGUAGES", "MIXES", "TRAIN_ARTICLES", "UDHR_LANGUAGES", "download",
-        "language_name", "load", "load_text", "mix_text", "names", "path", "read_files", "read_text_file",
-        "split_text", "train_heldout", "udhr"],
+        "language_name", "load", "load_text", "misspell", "mix_text", "names", "path", "read_files",
+        "read_text_file", "split_text", "train_heldout", "udhr"],
     "bpe_course.pretrained": [
         "NAMED", "File", "Named", "cl100k", "entry", "gpt2", "llama3", "llama4", "load", "loaders", "mistral_v1",
         "mistral_v3", "named", "named_file", "o200k", "packaged_file", "tekken", "verify_sha256"],
