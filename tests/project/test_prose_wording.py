@@ -80,6 +80,8 @@ EXEMPT: dict[tuple[str, str, str], str] = {
     "characters or more), not a comparison",
     ("13_token_tax", "shortest", "Tekken's tokens are shortest"): "the extreme of one tokenizer's bytes per token "
     "over the whole declaration (all 30 articles): a description of that text, not two settings compared",
+    ("20_what_a_merge_list_reveals", "the same", "is the same at every T read"): "exact: the order of the inferred "
+    "shares, a sequence of names, equals the one at every other number of merges read (string equality, no estimate)",
     ("17_beyond_greedy_bpe", "the same", "all three save the same"): "exact: every tie rule keeps a shortest cut, so "
     "all three cut the text into the same number of tokens",
     ("90_appendix_tutorials_checked", "the same", "the same:"): "an exact equality of two id lists, printed as True or "
