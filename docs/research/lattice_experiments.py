@@ -17,6 +17,7 @@ from bisect import bisect_right
 from itertools import accumulate
 from random import Random
 
+from bpe_course.corpus import misspell
 from bpe_course import Tokenizer, corpus
 from bpe_course.algorithms.lattice import marginal_log_probs
 from bpe_course.algorithms.lm import KneserNey, fit_orders
@@ -80,24 +81,6 @@ def score(model: KneserNey, vocab: dict[int, bytes], text: str, ids: list[int], 
     print(f"{label} canonical {canon[-1] / len(data):.4f} inside {inside[-1] / len(data):.4f} "
           f"every {every[-1] / len(data):.4f} ({t1 - t0:.1f}s, {t2 - t1:.1f}s)", file=sys.stderr, flush=True)
     return row
-
-
-def misspell(text: str, rate: float, rng: Random) -> str:
-    """Chapter 16's seeded typos (swap, drop, double or replace one letter of a word of 3+ letters)."""
-    def slip(match: re.Match) -> str:
-        word = match.group()
-        if rng.random() >= rate:
-            return word
-        i = rng.randrange(len(word) - 1)
-        kind = rng.choice(("swap", "drop", "double", "replace"))
-        if kind == "swap":
-            return word[:i] + word[i + 1] + word[i] + word[i + 2:]
-        if kind == "drop":
-            return word[:i] + word[i + 1:]
-        if kind == "double":
-            return word[:i] + word[i] + word[i:]
-        return word[:i] + rng.choice("etaoinshrdlu") + word[i + 1:]
-    return re.sub(r"[A-Za-z]{3,}", slip, text)
 
 
 def chapter16_tokenizer():
