@@ -125,7 +125,8 @@ display(Markdown(
     f"`{plain.id_to_piece(plain.unk_id())}`, which no decoder can bring back. So SentencePiece can round-trip "
     "as byte-level BPE does; it is its defaults, made for prose, that do not. In length: "
     f"{summary.loc[LLAMA, 'tokens per word (held-out)']:.3f} tokens per held-out word with LLaMA's settings "
-    f"against {summary.loc['byte-level BPE (this course)', 'tokens per word (held-out)']:.3f} for byte-level BPE."))
+    f"and {summary.loc['byte-level BPE (this course)', 'tokens per word (held-out)']:.3f} for byte-level BPE, "
+    "counted over the whole held-out text (section 2 counts word by word, with intervals)."))
 
 # %% [markdown]
 # One caveat to that round trip: the character SentencePiece reserves for itself cannot come back,
@@ -310,16 +311,18 @@ held_words = heldout_text.split()[:5000]
 runs = {name: [(sum(len(cut(w)) for w in held_words[i:i + 100]), 100) for i in range(0, 5000, 100)]
         for name, cut in segment.items()}  # tokens and words per run of 100 held-out words: the yardstick's units
 lengths = {name: sum(t for t, _ in run) / 5000 for name, run in runs.items()}
-best, runner = sorted(lengths, key=lengths.get)[:2]
-gap = compare(runs[best], runs[runner], unit="tokens per word", words=("fewer", "more"))
+best = min(lengths, key=lengths.get)
+gaps = {name: compare(runs[best], runs[name], unit="tokens per word", words=("fewer", "more"))
+        for name in lengths if name != best}  # the lowest against each of the others, not only the runner-up
 display(Markdown(
     "Tokens per word over the first 5,000 held-out words: " + ", ".join(f"{name} {value:.3f}"
                                                                       for name, value in lengths.items())
     + f". With the same vocabulary size the designs need {min(lengths.values()):.3f} to {max(lengths.values()):.3f} "
       f"tokens per word; {best} "
-    + gap.word("needs the fewest", "needs more", f"and {runner} need the fewest, within noise of each other")
-    + f" (against {runner}: {gap.verdict}, over runs of 100 words). What sets them apart is *which* pieces "
-      "they choose, as the words above show."))
+    + ("needs the fewest" if all(g.direction == "lower" for g in gaps.values()) else
+       "is not clearly below " + ", ".join(name for name, g in gaps.items() if g.direction != "lower"))
+    + " (" + "; ".join(f"against {name}: {g.verdict}" for name, g in gaps.items())
+    + ", over runs of 100 words). They also differ in *which* pieces they choose, as the words above show."))
 
 # %%
 spread = max(lengths.values()) / min(lengths.values())
@@ -466,8 +469,8 @@ display(Markdown(
 #   whitespace removed) do not.
 # * WordPiece's score prefers pairs whose parts belong together; Hugging Face's `WordPieceTrainer`
 #   does not use it — it is count-based BPE with `##`, and what differs is the longest-match encoder.
-#   Unigram prunes a large vocabulary by likelihood. With the same size they compress alike and
-#   choose different pieces.
+#   Unigram prunes a large vocabulary by likelihood. With the same size they differ in length
+#   (section 2 gives each difference with its interval) and in the pieces they choose.
 # * BPE-dropout samples other valid segmentations from the same merges; `p = 0` is ordinary BPE.
 # * Without a tokenizer, sequences are several times longer: attention costs the square of that,
 #   a whole forward pass of a small model a few times as much.
