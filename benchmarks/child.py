@@ -43,6 +43,16 @@ def peak_rss_mb() -> dict[str, float]:
     return {"rss_mb": round(own, 1), "worker_rss_mb": round(children, 1)}
 
 
+def cpu_seconds() -> float:
+    """CPU time (user + system) of this process's threads and of its children waited for so far.
+
+    subtle: HF's trainer works in threads of this process, ours in forked workers that are waited for
+    before training returns, so the two sums count the same thing: every core-second the training took.
+    """
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
 def tiktoken_gpt2():
     """tiktoken's GPT-2 built offline from the same two files as ours (reference.py)."""
     return reference.build_tiktoken(reference.tiktoken_spec("gpt2", Path(".")))
@@ -73,25 +83,25 @@ def train(task: dict) -> dict:
     """One training run; with ``"pss": true`` also the peak summed PSS of this process and its workers."""
     path, vocab_size = task["path"], task["vocab_size"]
     sampler = TreePss() if task.get("pss") else nullcontext()
-    if task["tool"] == "hf":
+    if task["tool"] in ("hf", "hf1"):  # hf1: the same, run with RAYON_NUM_THREADS=1 (training.py)
         from tokenizers import Tokenizer, models, pre_tokenizers, trainers
         tok = Tokenizer(models.BPE())
         tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
         trainer = trainers.BpeTrainer(vocab_size=vocab_size, initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
                                       show_progress=False)
         with sampler:
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), cpu_seconds()
             tok.train([path], trainer)
-            seconds = time.perf_counter() - start
-        result = {"seconds": seconds, "merges": len(json.loads(tok.to_str())["model"]["merges"])}
+            seconds, cpu = time.perf_counter() - start, cpu_seconds() - cpu
+        result = {"seconds": seconds, "cpu_s": cpu, "merges": len(json.loads(tok.to_str())["model"]["merges"])}
     else:
         from bpe_course import train_bpe
         method = "naive" if task["tool"] == "naive" else "fast"
         with sampler:
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), cpu_seconds()
             _, merges = train_bpe(Path(path), vocab_size, method=method)
-            seconds = time.perf_counter() - start
-        result = {"seconds": seconds, "merges": len(merges)}
+            seconds, cpu = time.perf_counter() - start, cpu_seconds() - cpu
+        result = {"seconds": seconds, "cpu_s": cpu, "merges": len(merges)}
     if task.get("pss"):
         result["pss_mb"] = round(sampler.mb, 1)
     return result
@@ -182,7 +192,7 @@ def train_long(task: dict) -> dict:
     else:
         from bpe_course import corpus
         text, pattern = corpus.load("python_docs")[:task["n"]], "none"
-    if task["tool"] == "hf":
+    if task["tool"] in ("hf", "hf1"):  # hf1: the same, run with RAYON_NUM_THREADS=1 (training.py)
         from tokenizers import Tokenizer, models, pre_tokenizers, trainers
         tok = Tokenizer(models.BPE())
         tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=task["kind"] == "letter")

@@ -83,6 +83,7 @@ def plot_training(rows: list[dict], path: Path, title: str, case: str | None = N
     fig, ax = plt.subplots(figsize=(7, 4.5))
     vocab_sizes = sorted({r["vocab_size"] for r in rows if r["section"] == "train" and case in (None, r["case"])})
     for tool, label, marker, color in (("ours", "bpe_course (fast)", "o", "C0"), ("hf", "HF tokenizers", "s", "C1"),
+                                       ("hf1", "HF tokenizers, one thread", "v", "C3"),
                                        ("naive", "bpe_course (naive)", "^", "C2")):
         for vocab_size in vocab_sizes:
             points = training_points(rows, tool, case=case, vocab_size=vocab_size)

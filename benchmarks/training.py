@@ -1,11 +1,14 @@
 """The training sections: every corpus at every size and vocabulary size, growth to 50 MB, and scale.
 
 bpe_course's ``train_bpe(Path(f), V)`` against HF ``tokenizers`` (``BpeTrainer`` + ``ByteLevel``, its
-default threads), each run in a fresh process (child.py), interleaved round by round.
+default threads), each run in a fresh process (child.py), interleaved round by round. On the books,
+mixed and docs corpora HF also runs on one thread (``RAYON_NUM_THREADS=1``), and every run's CPU time is
+kept: our learning is one process, HF's uses every core, so the two say what a second core buys it.
 """
 
 from __future__ import annotations
 
+import statistics
 from pathlib import Path
 
 from . import report, texts
@@ -14,6 +17,8 @@ from .runner import run_child
 
 MB = 1_000_000
 TRAINERS = ("ours", "hf")
+ONE_THREAD = "hf1"  # HF on one thread: the varied corpora only
+ONE_THREAD_ENV = {"RAYON_NUM_THREADS": "1"}  # the size of the thread pool HF's trainer works in
 # One file to train on: (size in MB as labelled, path, bytes).
 Sized = tuple[float, Path, int]
 
@@ -63,20 +68,32 @@ def bench_corpus(case: str, files: list[Sized], vocab_sizes: list[int], distinct
     for r in range(rounds):
         for mb, path, _ in files:
             for vocab_size in vocab_sizes:
-                for tool in TRAINERS:
+                for tool in (*TRAINERS, ONE_THREAD):
                     print(f"  train {case} round {r + 1}/{rounds}: {tool} on {mb:g} MB, vocab {vocab_size:,}",
                           flush=True)
-                    results.setdefault((tool, mb, vocab_size), []).append(run_child(train_task(tool, path, vocab_size)))
+                    env = ONE_THREAD_ENV if tool == ONE_THREAD else None
+                    results.setdefault((tool, mb, vocab_size), []).append(
+                        run_child(train_task(tool, path, vocab_size), env=env))
     rows = []
     for mb, path, size in files:
         for vocab_size in vocab_sizes:
-            ours, hf = (report.summarize("train", tool, mb, size, results[(tool, mb, vocab_size)], case=case,
-                                         vocab_size=vocab_size, distinct_pretokens=distinct[path]) for tool in TRAINERS)
+            runs = {tool: results[(tool, mb, vocab_size)] for tool in (*TRAINERS, ONE_THREAD)}
+            ours, hf, hf1 = (report.summarize("train", tool, mb, size, runs[tool], case=case, vocab_size=vocab_size,
+                                              distinct_pretokens=distinct[path]) for tool in runs)
             report.set_ratio(ours, ours["median_s"], hf["median_s"], "time ours/HF")
-            ours["note"] = (f"{results[('ours', mb, vocab_size)][0]['merges']} merges "
-                            f"(HF {results[('hf', mb, vocab_size)][0]['merges']}); {rss_ratios(ours, hf)}")
-            rows += [ours, hf]
+            report.set_ratio(hf1, ours["median_s"], hf1["median_s"], "time ours/HF on one thread")
+            ours["note"] = (f"{runs['ours'][0]['merges']} merges (HF {runs['hf'][0]['merges']}); "
+                            f"CPU time ours/HF {median_cpu(runs['ours']) / median_cpu(runs['hf']):.2f}; "
+                            f"{rss_ratios(ours, hf)}")
+            hf1["note"] = (f"HF with {', '.join(f'{k}={v}' for k, v in ONE_THREAD_ENV.items())}; "
+                           f"its time / HF's on every core {hf1['median_s'] / hf['median_s']:.2f}")
+            rows += [ours, hf, hf1]
     return rows
+
+
+def median_cpu(runs: list[dict]) -> float:
+    """The median CPU time of a trainer's runs (its own threads and its workers)."""
+    return statistics.median(r["cpu_s"] for r in runs)
 
 
 def rss_ratios(ours: dict, hf: dict) -> str:
@@ -186,7 +203,8 @@ def bench_scale(args, corpora: Path, out: Path) -> tuple[list[dict], list[str]]:
             if result["ours"] and result["hf"]:
                 ours, hf = rows[-2], rows[-1]
                 report.set_ratio(ours, ours["median_s"], hf["median_s"], "time ours/HF")
-                ours["note"] += f"; peak PSS ours/HF {ours['peak_pss_mb'] / hf['peak_pss_mb']:.2f}"
+                ours["note"] += (f"; peak PSS ours/HF {ours['peak_pss_mb'] / hf['peak_pss_mb']:.2f}"
+                                 f"; CPU time ours/HF {result['ours']['cpu_s'] / result['hf']['cpu_s']:.2f}")
             rows.append(encode_to_ids(args, path, mb, meta["bytes"], out))
         finally:
             path.unlink(missing_ok=True)

@@ -119,11 +119,15 @@ def test_new_sections_end_to_end(tmp_path, corpora):
         return [r for r in rows if r["section"] == section and all(r[k] == v for k, v in match.items())]
 
     for case in ("books", "mixed"):  # every size x vocabulary x trainer, with a ratio and the pre-token count
-        for tool in ("ours", "hf"):
+        for tool in ("ours", "hf", "hf1"):
             got = find("train", case=case, tool=tool)
             assert sorted({r["vocab_size"] for r in got}) == ["300", "400"] and len({r["size_mb"] for r in got}) == 2
+        for row in find("train", case=case, tool="hf1"):  # HF on one thread: its own ratio, and its threads named
+            assert row["ratio_meaning"] == "time ours/HF on one thread" and float(row["ratio"]) > 0
+            assert "RAYON_NUM_THREADS=1" in row["note"]
         for row in find("train", case=case, tool="ours"):
             assert float(row["median_s"]) > 0 and float(row["ratio"]) > 0 and row["ratio_meaning"] == "time ours/HF"
+            assert float(row["note"].split("CPU time ours/HF ")[1].split(";")[0]) > 0
             path = out / (f"{case}.txt" if row["input_bytes"] == str((out / f"{case}.txt").stat().st_size)
                           else f"{case}_{float(row['size_mb']):g}MB.txt")
             assert int(row["distinct_pretokens"]) == len(count_pretokens(path)) > 0
@@ -155,6 +159,7 @@ def test_new_sections_end_to_end(tmp_path, corpora):
     scale = find("scale")
     assert {r["tool"] for r in scale} == {"ours", "hf"} and all(float(r["peak_pss_mb"]) > 0 for r in scale)
     assert find("scale", tool="ours")[0]["ratio_meaning"] == "time ours/HF" and not find("scale", tool="hf")[0]["ratio"]
+    assert "CPU time ours/HF" in find("scale", tool="ours")[0]["note"]
     encoded = find("scale_encode", tool="ours")
     assert len(encoded) == 1 and float(encoded[0]["peak_pss_mb"]) > 0 and "ids" in encoded[0]["note"]
     tokens = int(encoded[0]["note"].split("one run; ")[1].split(" ids")[0].replace(",", ""))
