@@ -398,6 +398,14 @@ print("package (fast) merges == naive:", train_package(check_text, N_MERGES) == 
 # Hugging Face goes last, because its Rust thread pool should not be running when rung 4 forks
 # worker processes. Your timings will differ from run to run and machine to machine, which is why
 # the next cells' stored outputs are not compared.
+#
+# A fastest-of-three time per trainer and size is enough to see how time grows with size. It is not
+# enough to say which of two close trainers is faster: the next run could swap them. So the two
+# comparisons this chapter draws a conclusion from, rung 4 against rung 3 and the package against
+# Hugging Face, are also timed *in turn*: `ROUNDS` rounds on the largest size, the two trainers one
+# after the other in each, counting the rounds each was faster in. Only a clean sweep names the faster
+# one. If the two were equally fast, each round would be a coin toss, and one of them would be faster
+# in every round only 2 × ½<sup>`ROUNDS`</sup> of the time. That is a *sign test*.
 
 # %%
 TRAINERS = {"1 naive": train_rung1, "2 unique words": train_rung2, "3 incremental": train_rung3,
@@ -425,7 +433,26 @@ def time_trainers(text: str, sizes: list[int], n_merges: int) -> pd.DataFrame:
     return seconds
 
 
+ROUNDS = 7  # rounds in which two trainers are timed one after the other
+
+
+def in_turn(a, b, text: str, n_merges: int, rounds: int = ROUNDS) -> list[tuple[float, float]]:
+    """``(seconds of a, seconds of b)`` in each of ``rounds`` rounds, the two timed one after the other."""
+    times = []
+    for _ in range(rounds):
+        taken = []
+        for train in (a, b):
+            gc.collect()
+            started = time.perf_counter()
+            train(text, n_merges)
+            taken.append(time.perf_counter() - started)
+        times.append((taken[0], taken[1]))
+    return times
+
+
+rung4_and_rung3 = in_turn(train_rung4, train_rung3, text[:SIZES[-1]], N_MERGES)  # before HF's threads exist
 seconds = time_trainers(text, SIZES, N_MERGES)
+package_and_hf = in_turn(train_package, train_hf, text[:SIZES[-1]], N_MERGES)
 
 # %%
 # NBVAL_IGNORE_OUTPUT
@@ -471,28 +498,42 @@ slopes.round(2).to_frame()
 # %% [hide-input]
 # NBVAL_IGNORE_OUTPUT
 largest = seconds.index.max()
-at_largest = seconds.loc[largest].dropna()
-fastest_ours = at_largest[["3 incremental", "4 parallel"]].idxmin()
 both_small = seconds.index[seconds[["1 naive", "3 incremental"]].notna().all(axis=1)]
 speedup = (seconds["1 naive"] / seconds["3 incremental"]).loc[both_small].max() if len(both_small) else math.nan
+distinct_slope = np.polyfit(np.log(stats.index.to_numpy(float)), np.log(stats["distinct"].to_numpy(float)), 1)[0]
 slope_line = ("* With your text too short for two timing sizes, there are no slopes to compare.\n"
               if not {"1 naive", "2 unique words"} <= set(slopes.index) else
               f"* Rung 1's time grows like size^{slopes['1 naive']:.2f} and rung 2's like "
-              f"size^{slopes['2 unique words']:.2f}"
-              + (": more slowly, as distinct words grow more slowly than the text.\n"
-                 if slopes['2 unique words'] < slopes['1 naive'] else ".\n"))
+              f"size^{slopes['2 unique words']:.2f}. Rung 2 does its work once per distinct pre-token, and "
+              f"their number grows like size^{distinct_slope:.2f}.\n")
+
+
+def sweep(rounds: list[tuple[float, float]], a: str, b: str) -> tuple[str, str]:
+    """What rounds timed in turn support: who was faster in every round (or "neither"), and the sentence."""
+    a_faster = sum(ta < tb for ta, tb in rounds)
+    ratios = sorted(ta / tb for ta, tb in rounds)
+    spread = f"{a}'s time was {ratios[0]:.2f}–{ratios[-1]:.2f}× {b}'s"
+    if a_faster in (0, len(rounds)):
+        winner = a if a_faster else b
+        return winner, f"{winner} was faster in all {len(rounds)} rounds ({spread})"
+    return "neither", (f"{a} was faster in {a_faster} of {len(rounds)} rounds and {b} in the others ({spread}): "
+                       "no clean sweep, so on this machine neither is called the faster")
+
+
+winner_34, rungs_line = sweep(rung4_and_rung3, "rung 4", "rung 3")
+_, package_line = sweep(package_and_hf, "the package", "Hugging Face")
 display(Markdown(
     slope_line
     + f"* Rung 1 took up to {speedup:.0f}× as long as rung 3 at the sizes both ran.\n"
-    f"* At {largest:,} characters the faster of our rungs 3 and 4 was *{fastest_ours}*; parallel "
-    f"pre-tokenization took {at_largest['4 parallel']:.2f} s against rung 3's {at_largest['3 incremental']:.2f} s"
-    + (". " if at_largest['4 parallel'] < at_largest['3 incremental'] else
-       ": at this size, starting processes and sending counters between them cost more than they save. ")
+    f"* Rungs 3 and 4 timed in turn, {ROUNDS} rounds at {largest:,} characters: {rungs_line}."
+    + (" What rung 4 adds is starting processes and sending their counters back; at this size that is not "
+       "paid back. " if winner_34 == "rung 3" else " ")
     + "(The package's trainer starts each worker with a bare `os.fork` and reads its counts back through a "
     f"pipe, which costs far less than starting a pool, and shares out texts of {PARALLEL_MIN_CHARS:,} "
     "characters or more.)\n"
-    f"* The package's trainer took {at_largest['package (fast)']:.2f} s and Hugging Face's "
-    f"{at_largest['HF tokenizers']:.2f} s at that size."))
+    f"* The package and Hugging Face, timed the same way: {package_line}.\n"
+    f"* Were two trainers equally fast, one of them would be faster in all {ROUNDS} rounds by chance "
+    f"{2 * 0.5 ** ROUNDS:.1%} of the time."))
 
 # %% [markdown]
 # For larger corpora and more merges than a notebook should wait for, the repository has a
@@ -576,6 +617,8 @@ else:
 #   two non-spaces.
 # * Every rung learned exactly the merges of `train_bpe(..., method="naive")`, tie for tie.
 # * Timing against corpus size on a log-log plot turns "how does it scale" into a slope.
+# * One timing is noisy. To call one trainer faster than another, time the two in turn, round after
+#   round, and ask for a clean sweep (a sign test).
 # * HF `tokenizers` breaks ties differently, so its merges agree with ours only up to the first tie
 #   the two rules break differently.
 # * More, for training at scale: [the appendix](91_appendix_training_at_scale.ipynb).
