@@ -13,6 +13,7 @@ from tiktoken_ext import openai_public
 
 from bpe_course.pretrained import NAMED, named_file
 from bpe_course.pretokenize import GPT2_PATTERN
+from oracles import SWEEP_MERGES
 
 
 @pytest.fixture(scope="session")
@@ -85,3 +86,30 @@ def docs_text() -> str:
 def o200k_tok():
     from bpe_course import o200k
     return o200k()
+
+
+@pytest.fixture(scope="session")
+def own():
+    """A small byte-level tokenizer of our own: 700 tokens from 40,000 characters of python_docs, GPT-4's
+    pattern, ``<|endoftext|>`` as its special token."""
+    from bpe_course import Tokenizer, corpus, train_bpe
+    text = corpus.train_heldout("python_docs")[0][:40_000]
+    vocab, merges = train_bpe(text, 700, ["<|endoftext|>"], pattern="gpt4")
+    return Tokenizer(vocab, merges, ["<|endoftext|>"], pattern="gpt4")
+
+
+@pytest.fixture(scope="session")
+def sweep_texts() -> tuple[str, str]:
+    """60,000 characters of python_docs to train on and 20,000 held out: chapter 16's sweep, made small."""
+    from bpe_course import corpus
+    train, heldout = corpus.train_heldout("python_docs")
+    return train[:60_000], heldout[:20_000]
+
+
+@pytest.fixture(scope="session")
+def small_sweep(sweep_texts):
+    """Chapter 16's ``Sweep`` on ``sweep_texts``, vocabularies up to 256 + SWEEP_MERGES; it measures what tests ask."""
+    from bpe_course import Tokenizer, train_bpe
+    from bpe_course.algorithms.model_quality import Sweep, vocab_points
+    train, heldout = sweep_texts
+    return Sweep(Tokenizer(*train_bpe(train, 256 + SWEEP_MERGES)), train, heldout, vocab_points(SWEEP_MERGES))

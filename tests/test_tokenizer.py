@@ -13,6 +13,7 @@ import pytest
 import tiktoken
 import tiktoken.load
 from hypothesis import HealthCheck, given, settings, strategies as st
+from oracles import tiktoken_first
 from strategies import cuttings, tricky_corpus, valid_text
 
 from bpe_course import Tokenizer, corpus, tokenizer, train_bpe
@@ -238,20 +239,6 @@ TEXT = ("Byte-level BPE: 12345678 naïve cafés, 東京 and 🙂.\n    def f(x):
 LONG_PIECE_TEXT = "a" * 300 + " " + "ab" * 150 + "c" + "😀" * 40  # pieces longer than LONG_PIECE bytes
 
 KS = [0, 1, 2, 7, 100, 1000, 10_000]
-
-
-@pytest.fixture(scope="module")
-def own() -> Tokenizer:
-    text = corpus.train_heldout("python_docs")[0][:40_000]
-    vocab, merges = train_bpe(text, 700, ["<|endoftext|>"], pattern="gpt4")
-    return Tokenizer(vocab, merges, ["<|endoftext|>"], pattern="gpt4")
-
-
-def tiktoken_first(ranks: dict[bytes, int], k: int, pattern: str) -> tiktoken.Encoding:
-    """tiktoken with only the 256 bytes and the first k merges: the ranks below 256 + k."""
-    kept = {token: rank for token, rank in ranks.items() if rank < 256 + k}
-    assert len(kept) == 256 + k
-    return tiktoken.Encoding(name=f"first-{k}", pat_str=pattern, mergeable_ranks=kept, special_tokens={})
 
 
 @pytest.mark.parametrize("text", [TEXT, LONG_PIECE_TEXT, ""])

@@ -5,24 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from bpe_course import Tokenizer, corpus, train_bpe
+from bpe_course import Tokenizer, train_bpe
 from bpe_course.algorithms.lm import KneserNey
-from bpe_course.algorithms.model_quality import Sweep, best_rows, prefix_covering, vocab_points
-
-
-MAX = 600
-
-
-@pytest.fixture(scope="module")
-def texts() -> tuple[str, str]:
-    train, heldout = corpus.train_heldout("python_docs")
-    return train[:60_000], heldout[:20_000]
-
-
-@pytest.fixture(scope="module")
-def sweep(texts) -> Sweep:
-    train, heldout = texts
-    return Sweep(Tokenizer(*train_bpe(train, 256 + MAX)), train, heldout, vocab_points(MAX))
+from bpe_course.algorithms.model_quality import best_rows, prefix_covering, vocab_points
 
 
 def test_vocab_points_double_the_vocabulary():
@@ -43,9 +28,9 @@ def test_prefix_covering_is_the_shortest_start_holding_the_bytes():
         assert len(got) == len(ids) or len(tok.decode_bytes(got[:-1])) < n
 
 
-def test_sweep_rows_match_tokenizers_and_models_built_alone(sweep, texts):
-    train, heldout = texts
-    data = sweep.measure([1, 3])
+def test_sweep_rows_match_tokenizers_and_models_built_alone(small_sweep, sweep_texts):
+    train, heldout = sweep_texts
+    data = small_sweep.measure([1, 3])
     assert list(data["merges"].unique()) == [0, 256, 600] and set(data["order"]) == {1, 3}
     for k in (256, 600):
         tok = Tokenizer(*train_bpe(train, 256 + k))  # trained again, not truncated
@@ -59,19 +44,19 @@ def test_sweep_rows_match_tokenizers_and_models_built_alone(sweep, texts):
     assert bytes_row["heldout_tokens"] == len(heldout.encode("utf-8"))
 
 
-def test_a_smaller_training_size_uses_a_prefix_and_is_remembered(sweep):
-    small = sweep.measure([2], train_bytes=10_000)
+def test_a_smaller_training_size_uses_a_prefix_and_is_remembered(small_sweep):
+    small = small_sweep.measure([2], train_bytes=10_000)
     assert (small["train_bytes"] == 10_000).all()
     for _, row in small.iterrows():
-        assert row["train_tokens"] == len(prefix_covering(sweep.tok, sweep.encoded[row["merges"]][0], 10_000))
-    full = sweep.measure([2])
+        assert row["train_tokens"] == len(prefix_covering(small_sweep.tok, small_sweep.encoded[row["merges"]][0], 10_000))
+    full = small_sweep.measure([2])
     assert (full["train_tokens"] > small["train_tokens"]).all()
-    assert len(sweep.data) == len(sweep.data.drop_duplicates(["merges", "order", "train_bytes"]))
-    assert sweep.measure([2], train_bytes=10_000).equals(small)
+    assert len(small_sweep.data) == len(small_sweep.data.drop_duplicates(["merges", "order", "train_bytes"]))
+    assert small_sweep.measure([2], train_bytes=10_000).equals(small)
 
 
-def test_best_rows_pick_the_fewest_bits(sweep):
-    data = sweep.measure([1, 3])
+def test_best_rows_pick_the_fewest_bits(small_sweep):
+    data = small_sweep.measure([1, 3])
     best = best_rows(data)
     for _, row in best.iterrows():
         assert row["bits_per_byte"] == data[data["order"] == row["order"]]["bits_per_byte"].min()

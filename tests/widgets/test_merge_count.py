@@ -12,11 +12,10 @@ import subprocess
 import sys
 
 import pytest
-import tiktoken
-import tiktoken.load
+from oracles import tiktoken_first
 
 import bpe_course
-from bpe_course import Tokenizer, corpus, train_bpe
+from bpe_course import Tokenizer, corpus
 from bpe_course.measures import text_measures
 from bpe_course.pretokenize import GPT2_PATTERN
 from bpe_course.viz import token_label
@@ -40,20 +39,6 @@ def chips(chips_html: str) -> tuple[list[int], list[str]]:
 
 def stat(widget: MergeCountSlider, css: str) -> str:
     return re.search(rf'<span class="{css}">([^<]*)</span>', widget.stats.value).group(1)
-
-
-@pytest.fixture(scope="module")
-def own() -> Tokenizer:
-    text = corpus.train_heldout("python_docs")[0][:40_000]
-    vocab, merges = train_bpe(text, 700, ["<|endoftext|>"], pattern="gpt4")
-    return Tokenizer(vocab, merges, ["<|endoftext|>"], pattern="gpt4")
-
-
-def tiktoken_first(ranks: dict[bytes, int], k: int, pattern: str) -> tiktoken.Encoding:
-    """tiktoken with only the 256 bytes and the first k merges: the ranks below 256 + k."""
-    kept = {token: rank for token, rank in ranks.items() if rank < 256 + k}
-    assert len(kept) == 256 + k
-    return tiktoken.Encoding(name=f"first-{k}", pat_str=pattern, mergeable_ranks=kept, special_tokens={})
 
 
 @pytest.mark.parametrize("n", [0, 1, 2, 3, 18, 1244, 50_000, 100_000, 199_997])
