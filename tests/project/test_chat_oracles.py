@@ -86,6 +86,27 @@ def test_a_typed_end_of_turn_stays_text_in_llama3():
     assert (ids.count(128009), ids.count(128006)) == (1, 2)  # the template's own end of turn and two headers
 
 
+def test_llama3_differs_from_chat_format_only_by_meta_s_cut_of_a_long_run():
+    """chat.py's documented difference: ChatFormat's tokenizer cuts a run of one kind of character (letters and
+    the like, or whitespace) at MAX_NO_WHITESPACES_CHARS; chat_ids encodes each text whole, as tiktoken does.
+    Below the limit the two agree; above it, Meta's ids are exactly the two sides of its cut encoded apart."""
+    from llama_models.llama3.tokenizer import MAX_NO_WHITESPACES_CHARS
+    from bpe_course import pretrained
+    llama = pretrained.llama3()
+    limit = MAX_NO_WHITESPACES_CHARS
+    assert limit == 25_000  # the figure chat.py's docstring gives for llama-models 0.3.0
+    for n in (limit - 1, limit):
+        at_most = [("user", "b" + "a" * (n - 1))]
+        assert chat_ids(at_most, "llama3") == meta_ids(at_most)
+    text = "b" + "a" * (limit + 4_999)  # one run of 30,000 letters
+    ours, meta = chat_ids([("user", text)], "llama3"), meta_ids([("user", text)])
+    head = chat_ids([("user", "")], "llama3")  # the template around an empty message: its prefix and suffix
+    prefix, suffix = head[:5], head[5:]
+    assert ours == prefix + llama.encode_ordinary(text) + suffix
+    assert meta == prefix + llama.encode_ordinary(text[:limit]) + llama.encode_ordinary(text[limit:]) + suffix
+    assert ours != meta
+
+
 def test_llama4_is_llama3_s_shape_with_its_own_tokens():
     """No oracle (llama_models/llama4/chat_format.py imports torch): the shape read from its source, with
     its text encoded as llama-models' Llama 4 Tokenizer encodes it."""
