@@ -391,7 +391,8 @@ print("package (fast) merges == naive:", train_package(check_text, N_MERGES) == 
 #
 # Each trainer learns `N_MERGES` merges from the first *n* characters of the corpus, for each size
 # (rungs 1 and 2 stop early; they are slow). Each time is the fastest of up to three runs, the
-# least disturbed by whatever else the machine is doing. Before each trainer and size we call
+# least disturbed by whatever else the machine is doing (a run that uses up `best_time`'s time budget
+# is not repeated, so the slowest times are single runs). Before each trainer and size we call
 # `gc.collect()`: Python's cycle collector now and then goes through every object in the process, and
 # such a pass, set off by what earlier runs left behind, could otherwise land inside one run and make
 # it look slow ([the appendix](91_appendix_training_at_scale.ipynb) looks at this collector).
@@ -403,9 +404,11 @@ print("package (fast) merges == naive:", train_package(check_text, N_MERGES) == 
 # enough to say which of two close trainers is faster: the next run could swap them. So the two
 # comparisons this chapter draws a conclusion from, rung 4 against rung 3 and the package against
 # Hugging Face, are also timed *in turn*: `ROUNDS` rounds on the largest size, the two trainers one
-# after the other in each, counting the rounds each was faster in. Only a clean sweep names the faster
-# one. If the two were equally fast, each round would be a coin toss, and one of them would be faster
-# in every round only 2 × ½<sup>`ROUNDS`</sup> of the time. That is a *sign test*.
+# after the other in each, the one that goes first swapped from round to round (so that going first or
+# second cannot decide a round), counting the rounds each was faster in. Only a clean sweep names the
+# faster one. If the two were equally fast, each round would be a coin toss, and one of them would be
+# faster in every round only 2 × ½<sup>`ROUNDS`</sup> of the time. That is a *sign test*. It is strict:
+# a trainer faster in most rounds but not all is not called faster, though it may well be.
 
 # %%
 TRAINERS = {"1 naive": train_rung1, "2 unique words": train_rung2, "3 incremental": train_rung3,
@@ -437,16 +440,17 @@ ROUNDS = 7  # rounds in which two trainers are timed one after the other
 
 
 def in_turn(a, b, text: str, n_merges: int, rounds: int = ROUNDS) -> list[tuple[float, float]]:
-    """``(seconds of a, seconds of b)`` in each of ``rounds`` rounds, the two timed one after the other."""
+    """``(seconds of a, seconds of b)`` in each of ``rounds`` rounds, the two timed one after the other,
+    ``a`` first in even rounds and ``b`` first in odd ones."""
     times = []
-    for _ in range(rounds):
-        taken = []
-        for train in (a, b):
+    for r in range(rounds):
+        taken = {}
+        for train in ((a, b) if r % 2 == 0 else (b, a)):
             gc.collect()
             started = time.perf_counter()
             train(text, n_merges)
-            taken.append(time.perf_counter() - started)
-        times.append((taken[0], taken[1]))
+            taken[train] = time.perf_counter() - started
+        times.append((taken[a], taken[b]))
     return times
 
 
@@ -500,12 +504,15 @@ slopes.round(2).to_frame()
 largest = seconds.index.max()
 both_small = seconds.index[seconds[["1 naive", "3 incremental"]].notna().all(axis=1)]
 speedup = (seconds["1 naive"] / seconds["3 incremental"]).loc[both_small].max() if len(both_small) else math.nan
-distinct_slope = np.polyfit(np.log(stats.index.to_numpy(float)), np.log(stats["distinct"].to_numpy(float)), 1)[0]
+rung2_sizes = seconds["2 unique words"].dropna().index  # the distinct pre-tokens' slope over the sizes rung 2 ran
+distinct_slope = np.polyfit(np.log(rung2_sizes.to_numpy(float)),
+                            np.log(stats.loc[rung2_sizes, "distinct"].to_numpy(float)), 1)[0] if len(rung2_sizes) > 1 else 0
 slope_line = ("* With your text too short for two timing sizes, there are no slopes to compare.\n"
               if not {"1 naive", "2 unique words"} <= set(slopes.index) else
               f"* Rung 1's time grows like size^{slopes['1 naive']:.2f} and rung 2's like "
-              f"size^{slopes['2 unique words']:.2f}. Rung 2 does its work once per distinct pre-token, and "
-              f"their number grows like size^{distinct_slope:.2f}.\n")
+              f"size^{slopes['2 unique words']:.2f}. Rung 2 does its merging once per distinct pre-token, "
+              f"whose number grows like size^{distinct_slope:.2f} at those sizes, after one pass over all "
+              "the text to count them.\n")
 
 
 def sweep(rounds: list[tuple[float, float]], a: str, b: str) -> tuple[str, str]:
@@ -517,7 +524,7 @@ def sweep(rounds: list[tuple[float, float]], a: str, b: str) -> tuple[str, str]:
         winner = a if a_faster else b
         return winner, f"{winner} was faster in all {len(rounds)} rounds ({spread})"
     return "neither", (f"{a} was faster in {a_faster} of {len(rounds)} rounds and {b} in the others ({spread}): "
-                       "no clean sweep, so on this machine neither is called the faster")
+                       "no clean sweep, so we do not call either one faster on this machine")
 
 
 winner_34, rungs_line = sweep(rung4_and_rung3, "rung 4", "rung 3")
@@ -525,15 +532,16 @@ _, package_line = sweep(package_and_hf, "the package", "Hugging Face")
 display(Markdown(
     slope_line
     + f"* Rung 1 took up to {speedup:.0f}× as long as rung 3 at the sizes both ran.\n"
-    f"* Rungs 3 and 4 timed in turn, {ROUNDS} rounds at {largest:,} characters: {rungs_line}."
-    + (" What rung 4 adds is starting processes and sending their counters back; at this size that is not "
-       "paid back. " if winner_34 == "rung 3" else " ")
+    f"* Rungs 3 and 4 timed in turn, {ROUNDS} rounds at {largest:,} characters: {rungs_line}. What rung 4 "
+    "adds is starting a pool of processes and sending their counters back"
+    + ("; at this size that is not paid back. " if winner_34 == "rung 3" else ". ")
     + "(The package's trainer starts each worker with a bare `os.fork` and reads its counts back through a "
     f"pipe, which costs far less than starting a pool, and shares out texts of {PARALLEL_MIN_CHARS:,} "
     "characters or more.)\n"
     f"* The package and Hugging Face, timed the same way: {package_line}.\n"
     f"* Were two trainers equally fast, one of them would be faster in all {ROUNDS} rounds by chance "
-    f"{2 * 0.5 ** ROUNDS:.1%} of the time."))
+    f"{2 * 0.5 ** ROUNDS:.1%} of the time; with the two comparisons above, the chance that at least one "
+    f"sweeps by chance is {1 - (1 - 2 * 0.5 ** ROUNDS) ** 2:.1%}."))
 
 # %% [markdown]
 # For larger corpora and more merges than a notebook should wait for, the repository has a
