@@ -68,7 +68,8 @@ def bench_corpus(case: str, files: list[Sized], vocab_sizes: list[int], distinct
     for r in range(rounds):
         for mb, path, _ in files:
             for vocab_size in vocab_sizes:
-                for tool in (*TRAINERS, ONE_THREAD):
+                tools = (*TRAINERS, ONE_THREAD)
+                for tool in tools[r % len(tools):] + tools[:r % len(tools)]:  # who goes first turns round by round
                     print(f"  train {case} round {r + 1}/{rounds}: {tool} on {mb:g} MB, vocab {vocab_size:,}",
                           flush=True)
                     env = ONE_THREAD_ENV if tool == ONE_THREAD else None
@@ -85,8 +86,10 @@ def bench_corpus(case: str, files: list[Sized], vocab_sizes: list[int], distinct
             ours["note"] = (f"{runs['ours'][0]['merges']} merges (HF {runs['hf'][0]['merges']}); "
                             f"CPU time ours/HF {median_cpu(runs['ours']) / median_cpu(runs['hf']):.2f}; "
                             f"{rss_ratios(ours, hf)}")
+            hf["note"] = f"CPU time / time {median_cpu(runs['hf']) / hf['median_s']:.2f}"  # the cores it kept busy
             hf1["note"] = (f"HF with {', '.join(f'{k}={v}' for k, v in ONE_THREAD_ENV.items())}; "
-                           f"its time / HF's on every core {hf1['median_s'] / hf['median_s']:.2f}")
+                           f"its time / HF's on every core {hf1['median_s'] / hf['median_s']:.2f}; "
+                           f"CPU time ours/HF on one thread {median_cpu(runs['ours']) / median_cpu(runs['hf1']):.2f}")
             rows += [ours, hf, hf1]
     return rows
 
