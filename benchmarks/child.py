@@ -83,7 +83,7 @@ def train(task: dict) -> dict:
     """One training run; with ``"pss": true`` also the peak summed PSS of this process and its workers."""
     path, vocab_size = task["path"], task["vocab_size"]
     sampler = TreePss() if task.get("pss") else nullcontext()
-    if task["tool"] in ("hf", "hf1"):  # hf1: the same, run with RAYON_NUM_THREADS=1 (training.py)
+    if task["tool"] in ("hf", "hf1"):  # hf1: the same, on one thread (training.ONE_THREAD_ENV)
         from tokenizers import Tokenizer, models, pre_tokenizers, trainers
         tok = Tokenizer(models.BPE())
         tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
@@ -192,7 +192,7 @@ def train_long(task: dict) -> dict:
     else:
         from bpe_course import corpus
         text, pattern = corpus.load("python_docs")[:task["n"]], "none"
-    if task["tool"] in ("hf", "hf1"):  # hf1: the same, run with RAYON_NUM_THREADS=1 (training.py)
+    if task["tool"] == "hf":
         from tokenizers import Tokenizer, models, pre_tokenizers, trainers
         tok = Tokenizer(models.BPE())
         tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=task["kind"] == "letter")

@@ -2,7 +2,7 @@
 
 bpe_course's ``train_bpe(Path(f), V)`` against HF ``tokenizers`` (``BpeTrainer`` + ``ByteLevel``, its
 default threads), each run in a fresh process (child.py), interleaved round by round. On the books,
-mixed and docs corpora HF also runs on one thread (``RAYON_NUM_THREADS=1``), and every run's CPU time is
+mixed and docs corpora HF also runs on one thread (``TOKENIZERS_PARALLELISM=false``), and every run's CPU time is
 kept: our learning is one process, HF's uses every core, so the two say what a second core buys it.
 """
 
@@ -18,7 +18,10 @@ from .runner import run_child
 MB = 1_000_000
 TRAINERS = ("ours", "hf")
 ONE_THREAD = "hf1"  # HF on one thread: the varied corpora only
-ONE_THREAD_ENV = {"RAYON_NUM_THREADS": "1"}  # the size of the thread pool HF's trainer works in
+# subtle: HF's trainer hands each merge's walk to its thread pool when parallelism is on. RAYON_NUM_THREADS=1
+# keeps the pool, with one thread: every merge then waits for a hand-over between two threads, and that run
+# took 2.0-2.8 times the default's time. TOKENIZERS_PARALLELISM=false runs HF's serial iterators instead.
+ONE_THREAD_ENV = {"TOKENIZERS_PARALLELISM": "false"}
 # One file to train on: (size in MB as labelled, path, bytes).
 Sized = tuple[float, Path, int]
 

@@ -124,7 +124,7 @@ def test_new_sections_end_to_end(tmp_path, corpora):
             assert sorted({r["vocab_size"] for r in got}) == ["300", "400"] and len({r["size_mb"] for r in got}) == 2
         for row in find("train", case=case, tool="hf1"):  # HF on one thread: its own ratio, and its threads named
             assert row["ratio_meaning"] == "time ours/HF on one thread" and float(row["ratio"]) > 0
-            assert "RAYON_NUM_THREADS=1" in row["note"] and "CPU time ours/HF on one thread" in row["note"]
+            assert "TOKENIZERS_PARALLELISM=false" in row["note"] and "CPU time ours/HF on one thread" in row["note"]
         for row in find("train", case=case, tool="hf"):  # how many cores HF kept busy, on average
             assert float(row["note"].split("CPU time / time ")[1].split(";")[0]) > 0
         for row in find("train", case=case, tool="ours"):
