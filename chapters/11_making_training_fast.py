@@ -404,11 +404,13 @@ print("package (fast) merges == naive:", train_package(check_text, N_MERGES) == 
 # enough to say which of two close trainers is faster: the next run could swap them. So the two
 # comparisons this chapter draws a conclusion from, rung 4 against rung 3 and the package against
 # Hugging Face, are also timed *in turn*: `ROUNDS` rounds on the largest size, the two trainers one
-# after the other in each, the one that goes first swapped from round to round (so that going first or
-# second cannot decide a round), counting the rounds each was faster in. Only a clean sweep names the
-# faster one. If the two were equally fast, each round would be a coin toss, and one of them would be
-# faster in every round only 2 × ½<sup>`ROUNDS`</sup> of the time. That is a *sign test*. It is strict:
-# a trainer faster in most rounds but not all is not called faster, though it may well be.
+# after the other in each, the one that goes first swapped from round to round, counting the rounds
+# each was faster in. Only a clean sweep names the faster one. If the two were equally fast, each round
+# would be a coin toss, and one of them would be faster in every round only 2 × ½<sup>`ROUNDS`</sup> of
+# the time. That is a *sign test*. The swapping keeps that chance: even if going first (or second)
+# helped, it would help each trainer in some rounds and hurt it in others, and the chance of a sweep
+# between two otherwise equally fast trainers stays at most that figure, however large the help. The test is
+# strict: a trainer faster in most rounds but not all is not called faster, though it may well be.
 
 # %%
 TRAINERS = {"1 naive": train_rung1, "2 unique words": train_rung2, "3 incremental": train_rung3,
@@ -546,7 +548,10 @@ display(Markdown(
 # %% [markdown]
 # For larger corpora and more merges than a notebook should wait for, the repository has a
 # benchmark that runs the package's trainer and encoder side by side with the alternatives:
-# run `python -m benchmarks` (or `make bench`) from the repository's root.
+# run `python -m benchmarks` (or `make bench`) from the repository's root. Hugging Face ran here as
+# installed, with its thread pool. The benchmark also times it run serially
+# (`TOKENIZERS_PARALLELISM=false`), which on 1-2 MB of text was often the faster of the two
+# (the repository's `docs/benchmarks.md`, round 3's second pass).
 #
 # ## How Hugging Face's merges compare
 #
@@ -626,7 +631,7 @@ else:
 # * Every rung learned exactly the merges of `train_bpe(..., method="naive")`, tie for tie.
 # * Timing against corpus size on a log-log plot turns "how does it scale" into a slope.
 # * One timing is noisy. To call one trainer faster than another, time the two in turn, round after
-#   round, and ask for a clean sweep (a sign test).
+#   round, swapping who goes first, and ask for a clean sweep (a sign test).
 # * HF `tokenizers` breaks ties differently, so its merges agree with ours only up to the first tie
 #   the two rules break differently.
 # * More, for training at scale: [the appendix](91_appendix_training_at_scale.ipynb).
