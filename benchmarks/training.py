@@ -1,9 +1,10 @@
 """The training sections: every corpus at every size and vocabulary size, growth to 50 MB, and scale.
 
 bpe_course's ``train_bpe(Path(f), V)`` against HF ``tokenizers`` (``BpeTrainer`` + ``ByteLevel``, its
-default threads), each run in a fresh process (child.py), interleaved round by round. On the books,
-mixed and docs corpora HF also runs on one thread (``TOKENIZERS_PARALLELISM=false``), and every run's CPU time is
-kept: our learning is one process, HF's uses every core, so the two say what a second core buys it.
+default threads), each run in a fresh process (child.py), interleaved round by round, the trainer that goes
+first turning from round to round. On every corpus HF also runs serially (``TOKENIZERS_PARALLELISM=false``),
+and every run's CPU time is kept: our learning is one process, and HF's default run hands work to its
+thread pool, which costs as well as gives.
 """
 
 from __future__ import annotations
@@ -17,11 +18,12 @@ from .runner import run_child
 
 MB = 1_000_000
 TRAINERS = ("ours", "hf")
-ONE_THREAD = "hf1"  # HF on one thread: the varied corpora only
+ONE_THREAD = "hf1"  # HF on one thread (the train section's corpora; not growth or scale)
 # subtle: HF's trainer hands each merge's walk to its thread pool when parallelism is on. RAYON_NUM_THREADS=1
 # keeps the pool, with one thread: every merge then waits for a hand-over between two threads, and that run
 # took 2.0-2.8 times the default's time. TOKENIZERS_PARALLELISM=false runs HF's serial iterators instead.
 ONE_THREAD_ENV = {"TOKENIZERS_PARALLELISM": "false"}
+CORPUS_TRAINERS = (*TRAINERS, ONE_THREAD)  # the train section's, in the order of its rows
 # One file to train on: (size in MB as labelled, path, bytes).
 Sized = tuple[float, Path, int]
 
@@ -71,8 +73,8 @@ def bench_corpus(case: str, files: list[Sized], vocab_sizes: list[int], distinct
     for r in range(rounds):
         for mb, path, _ in files:
             for vocab_size in vocab_sizes:
-                tools = (*TRAINERS, ONE_THREAD)
-                for tool in tools[r % len(tools):] + tools[:r % len(tools)]:  # who goes first turns round by round
+                turn = r % len(CORPUS_TRAINERS)
+                for tool in CORPUS_TRAINERS[turn:] + CORPUS_TRAINERS[:turn]:  # who goes first turns round by round
                     print(f"  train {case} round {r + 1}/{rounds}: {tool} on {mb:g} MB, vocab {vocab_size:,}",
                           flush=True)
                     env = ONE_THREAD_ENV if tool == ONE_THREAD else None
@@ -81,7 +83,7 @@ def bench_corpus(case: str, files: list[Sized], vocab_sizes: list[int], distinct
     rows = []
     for mb, path, size in files:
         for vocab_size in vocab_sizes:
-            runs = {tool: results[(tool, mb, vocab_size)] for tool in (*TRAINERS, ONE_THREAD)}
+            runs = {tool: results[(tool, mb, vocab_size)] for tool in CORPUS_TRAINERS}
             ours, hf, hf1 = (report.summarize("train", tool, mb, size, runs[tool], case=case, vocab_size=vocab_size,
                                               distinct_pretokens=distinct[path]) for tool in runs)
             report.set_ratio(ours, ours["median_s"], hf["median_s"], "time ours/HF")
