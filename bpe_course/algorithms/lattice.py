@@ -133,10 +133,15 @@ def token_across(data: bytes, vocab: Mapping[int, bytes], cut: int, n_vocab: int
     ((2, 256), None)
     """
     ids = {t: i for i, t in vocab.items() if n_vocab is None or i < n_vocab}
-    longest = max(map(len, ids))
-    boundaries = _pretoken_boundaries(data, pattern)
+    return _token_across(data, ids, max(map(len, ids)), _pretoken_boundaries(data, pattern), cut)
+
+
+def _token_across(data: bytes, ids: Mapping[bytes, int], longest: int, boundaries: set[int] | None,
+                  cut: int) -> tuple[int, int] | None:
+    """:func:`token_across` with the vocabulary's ``{token: id}``, its longest token and the pre-token
+    boundaries made already (a caller asking about many cuts makes them once)."""
     for start in range(max(0, cut - longest + 1), cut):
-        if boundaries is not None and any(start < b < cut for b in boundaries):
+        if boundaries is not None and any(b in boundaries for b in range(start + 1, cut)):
             continue  # subtle: a token from here would already cross a pre-token boundary before the cut
         for end in range(cut + 1, min(len(data), start + longest) + 1):
             if boundaries is not None and (end - 1) in boundaries and end - 1 > start:
@@ -233,8 +238,10 @@ def marginal_by_unit(model: KneserNey, text: str, vocab: Mapping[int, bytes], un
         raise ValueError(f"the units' lengths must be positive and add up to the text's {len(data):,} bytes, "
                          f"got {len(unit_bytes)} units holding {sum(unit_bytes):,}")
     starts = list(accumulate(unit_bytes[:-1]))
+    ids = {t: i for i, t in vocab.items() if i < model.n_vocab}
+    longest, boundaries = max(map(len, ids)), _pretoken_boundaries(data, pattern)
     for k, cut in enumerate(starts, start=2):  # units counted from 1: the first has no start to cross
-        if (across := token_across(data, vocab, cut, model.n_vocab, pattern)) is not None:
+        if (across := _token_across(data, ids, longest, boundaries, cut)) is not None:
             start, i = across
             raise ValueError(
                 f"unit {k} of {len(unit_bytes)} starts at byte offset {cut:,}, but the vocabulary token {vocab[i]!r} (id {i}) can cover "
