@@ -485,7 +485,8 @@ assert streaming_mb < whole_mb / 5
 from bpe_course import CACHE_LIMIT
 
 display(Markdown(
-    "The streaming peak does not grow with the file: it is set by the longest stretch of text without a safe place "
+    "The streaming peak is not set by the file's length (this cell measured one file; the code says why): it is "
+    "set by the longest stretch of text without a safe place "
     f"to cut, plus the cache of pre-tokens seen so far (at most {CACHE_LIMIT:,} of them, `CACHE_LIMIT` in "
     "`bpe_course/tokenizer.py`; the cache is emptied when full)."))
 
@@ -501,7 +502,7 @@ display(Markdown(
 #   merges out of order gives a different, longer encoding.
 # * A merge tree shows how a token was built; its leaves are the token's bytes.
 # * `encode_iterable` encodes a file piece by piece, with exactly `encode`'s ids and a memory peak
-#   that does not grow with the file.
+#   set by the longest uncut stretch and the pre-token cache, not by the file's length.
 #
 # Next, [10 GPT-4's cl100k](10_gpt4_cl100k.ipynb): a file that stores only ranks, no merges.
 #

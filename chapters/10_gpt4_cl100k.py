@@ -446,8 +446,8 @@ display(Markdown(
 # ### The merge-count slider
 #
 # Choose a tokenizer with the buttons — your own from section 5, GPT-2, GPT-4, GPT-4o's o200k
-# (section 7) or, when the `mistral-common` package is installed, Mistral's Tekken — and slide the
-# number of merges from 0 to all.
+# (section 7) and, when the `interop` extra is installed, Mistral's Tekken and Meta's Llama 3 and
+# Llama 4 — and slide the number of merges from 0 to all.
 # The notches go 1, 2, 5 in every power of ten, so the whole range fits; type any exact count in
 # the box beside it. The line under the slider says what is shown (or "updating…" while it works),
 # then come the token count, tokens per word, bytes per token, the last merge still used, and the

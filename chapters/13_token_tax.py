@@ -23,7 +23,7 @@ import matplotlib.pyplot as plt
 import pandas as pd
 from IPython.display import HTML, Markdown, display
 
-from bpe_course import bootstrap, cl100k, compare, corpus, gpt2, how_many, llama3, llama4, o200k, tekken, train
+from bpe_course import bootstrap, cl100k, compare, corpus, gpt2, llama3, llama4, o200k, tekken, train
 from bpe_course.algorithms import OWN_MIN_FREQUENCY, OWN_VOCAB_SIZE, relative_costs, summary, train_on_mix
 from bpe_course.corpus import ARTICLES, HELDOUT_ARTICLES, MIXES, TRAIN_ARTICLES, mix_text
 from bpe_course.widgets import TokenTaxExplorer
@@ -154,9 +154,8 @@ display(Markdown(
               f"English; {cheap[label]} of the {len(table)} languages (English included) "
               f"{'costs' if cheap[label] == 1 else 'cost'} at most 1.5×." for label in tokenizers)
     + "\n\nBy more than the choice of articles could move it, each newer OpenAI vocabulary "
-    + " and ".join(f"{'lowers' if any(d.direction == 'lower' for d in ds.values()) else 'does not lower'} the ratio "
-                   f"for {how_many(sum(d.direction == 'lower' for d in ds.values()), len(ds))} of the other languages "
-                   f"({a} against {b})" for (a, b), ds in list(newer.items())[:2])
+    + " and ".join(f"lowers the ratio for {sum(d.direction == 'lower' for d in ds.values())} of the {len(ds)} other "
+                   f"languages ({a} against {b})" for (a, b), ds in list(newer.items())[:2])
     + f", but it does not even them out. Article by article the "
       f"ratio moves too: with {last}, {wide}'s articles range from {spread.loc[wide, 'min']:.2f}× to "
       f"{spread.loc[wide, 'max']:.2f}×, so a single number hides how much one text can differ from another."))
@@ -175,7 +174,7 @@ counted = {lang: compare([(n, 1) for n, _ in article_units(mistral, lang)], [(n,
                          unit="tokens per article", words=("fewer", "more")) for lang in others}
 fewer = [lang for lang, d in counted.items() if d.direction == "lower"]
 display(Markdown(
-    f"Size alone does not place another company's vocabulary on that line. Tekken has {ids[mistral]:,} ids, between "
+    f"Does size alone place another company's vocabulary on that line? Tekken has {ids[mistral]:,} ids, between "
     f"cl100k's {ids['GPT-4 (cl100k)']:,} and o200k's {ids[last]:,}. Relative to English, against o200k it is "
     + ", ".join(f"{label} for {len(names)} of the {len(others)} other languages" + (f" ({', '.join(names)})" if names
                                                                                      and len(names) < 6 else "")
@@ -285,7 +284,7 @@ english_rows = {mix: own_costs[(own_costs["tokenizer"] == mix) & (own_costs["cod
 english_tokens = {mix: int(rows["tokens"].sum()) for mix, rows in english_rows.items()}
 english_cost = compare([(t, 1) for t in english_rows["mix: balanced"]["tokens"]],  # tokens per English article
                        [(t, 1) for t in english_rows["mix: English only"]["tokens"]],
-                       unit="tokens per article", words=("cheaper", "costlier"), relative=True)
+                       unit="", words=("fewer tokens", "more tokens"), relative=True)
 display(Markdown(
     f"Trained on English only, the costliest language needs {english_only.max():.2f}× English's tokens; trained "
     f"on the balanced mix, {balanced.max():.2f}×. {moved} moves "
@@ -293,7 +292,7 @@ display(Markdown(
        if lead.low > 0 else f"as much as {runner_up}, within noise (its fall against {runner_up}'s: {lead})")
     + f": from {english_only[moved]:.2f}× to {balanced[moved]:.2f}×. The English-heavy mix lands in between "
     f"({own_table['mix: English-heavy'].max():.2f}× at most). English "
-    + ("pays for balance" if english_cost.direction == "higher" else "does not clearly pay for balance")
+    + english_cost.word("gains from balance", "pays for balance", "neither clearly pays nor gains from balance")
     + f": its own held-out articles take {english_tokens['mix: balanced']:,} tokens with the balanced tokenizer "
     f"against {english_tokens['mix: English only']:,} with the English-only one ({english_cost}): a vocabulary of "
     "fixed size shared between languages gives each a part of it."))

@@ -126,7 +126,8 @@ display(Markdown(
     "as byte-level BPE does; it is its defaults, made for prose, that do not. In length: "
     f"{summary.loc[LLAMA, 'tokens per word (held-out)']:.3f} tokens per held-out word with LLaMA's settings "
     f"and {summary.loc['byte-level BPE (this course)', 'tokens per word (held-out)']:.3f} for byte-level BPE, "
-    "counted over the whole held-out text (section 2 counts word by word, with intervals)."))
+    "counted over the whole held-out text (section 2 compares SentencePiece with the Hugging Face designs word by "
+    "word, with intervals; the course's byte-level BPE is not among them)."))
 
 # %% [markdown]
 # One caveat to that round trip: the character SentencePiece reserves for itself cannot come back,
@@ -469,8 +470,9 @@ display(Markdown(
 #   whitespace removed) do not.
 # * WordPiece's score prefers pairs whose parts belong together; Hugging Face's `WordPieceTrainer`
 #   does not use it — it is count-based BPE with `##`, and what differs is the longest-match encoder.
-#   Unigram prunes a large vocabulary by likelihood. With the same size they differ in length
-#   (section 2 gives each difference with its interval) and in the pieces they choose.
+#   Unigram prunes a large vocabulary by likelihood. With the same size they can differ in length
+#   (section 2 gives the shortest design's lead over each of the others, with its interval) and in
+#   the pieces they choose.
 # * BPE-dropout samples other valid segmentations from the same merges; `p = 0` is ordinary BPE.
 # * Without a tokenizer, sequences are several times longer: attention costs the square of that,
 #   a whole forward pass of a small model a few times as much.

@@ -718,8 +718,7 @@ display(Markdown(
        if typo.direction == "lower" and clean.direction == "higher" else
        "So here dropout helps on both." if typo.direction == "lower" and clean.direction == "lower" else
        ("So dropout makes the model lose less to the typos — the robustness Provilkov et al. found, in small — but "
-        "not enough to pay for itself in an n-gram model this size, which shares nothing between the pieces of a "
-        "word and is scored on deterministic encodings: it "
+        "not enough to pay for itself under the canonical score (section 1's caveat; see below): it "
         + typo.word("is ahead", "is still behind", "is only level") + " on the misspelled text."
         if price.direction == "lower" else
         "So an n-gram model this size gets no measurable robustness from dropout: its held-out tokens are still the "
@@ -732,8 +731,8 @@ display(Markdown(
 #
 # And this section's reading rests on the canonical score of section 1's caveat. A model trained on
 # dropout encodings gives probability to cuts the canonical segmentation never uses;
-# [chapter 21](21_the_score_of_every_segmentation.ipynb), section 4, runs this experiment again and
-# scores it both ways, and there the verdict on the misspelled text turns around: in its run the
+# [chapter 21](21_the_score_of_every_segmentation.ipynb), section 4, runs the same design on a shorter
+# held-out text and scores it both ways, and there the verdict on the misspelled text turns around: in its run the
 # canonical score puts the dropout model behind the deterministic one, and the score that counts every
 # segmentation puts it ahead.
 #
@@ -821,8 +820,8 @@ plt.close(fig)
 # %% [markdown]
 # Does the English-only tokenizer make the model worse for a language, or only its text longer? For
 # each language and each order of `TAX_ORDERS`, its bits per byte under the English-only tokenizer
-# against the balanced one, as a relative change, and whether the change is clearly more than
-# `MARGIN`, clearly less, or undecided:
+# against the balanced one, as a relative change, and whether it is clearly worse by more than
+# `MARGIN`, clearly cheaper by more, clearly within it, or undecided:
 
 # %%
 MARGIN = 0.05
@@ -910,7 +909,7 @@ display(Markdown(
     + "; ".join(f"{len(names)} of the {n} languages {label} {MARGIN:.0%}" + (f" ({', '.join(names)})" if names else "")
                 for label, names in (("by clearly more than", beyond), ("by clearly less than", within),
                                      ("by an interval that straddles", undecided)))
-    + f". So at order {TAX_ORDER} the tax is length alone for {how_many(len(within), n)} of the languages"
+    + f". So at order {TAX_ORDER} the tax is length alone for {how_many(len(within), n)} of the {n} languages (English included)"
     + (f", and for {how_many(len(worse), n)} it is a worse model too" if worse else
        ", and for none is it clearly a worse model by more than that")
     + (" — not only for the scripts the English-only tokenizer barely learned: "
@@ -944,7 +943,7 @@ display(Markdown(
         + (f"; for {how_many(len(shrunk), len(worse))} of these languages the order-{last_order} interval lies wholly "
            f"below the order-{TAX_ORDER} one ({', '.join(shrunk)})" if shrunk else
            f"; for none of these languages does the order-{last_order} interval lie wholly below the order-{TAX_ORDER} one")
-        + (". So for those a model that sees more tokens back wins back part of what the English-only tokenizer costs, "
+        + (". So for those a model that sees more tokens back wins back part or all of what the English-only tokenizer costs, "
            "as the shorter context its tokens leave would predict; the order is the only thing varied here, so this "
            "makes the context the likely reason, not a proven one.\n\n" if shrunk else
            ". So a longer context does not clearly change the cost here, and the shorter context is not borne out as "

@@ -16,8 +16,8 @@
 #   the constraints that are broken (`bpe_course.algorithms.infer_mixture`, on the HiGHS solver);
 # * **validate** it first: train tokenizers on mixes we choose and hide, infer the mixes back, and
 #   measure the error as the merges and the samples grow;
-# * then ask GPT-2's, cl100k's, o200k's and Tekken's merge lists, with the error bars the validation
-#   earned and the caveat it cannot remove;
+# * then ask GPT-2's, cl100k's, o200k's and Tekken's merge lists, with error bars from checks at the
+#   application's settings and the caveat they cannot remove;
 # * hide a mix yourself in a widget and watch the inference converge.
 
 # %%
@@ -343,8 +343,9 @@ display(Markdown(
     f"{smaller_sample.word('lower than', 'higher than', 'within noise of')} all of the held-out articles do. "
     f"That error is a mean over the languages of a mix: one language was off by as much as {worst_row['worst']:.3f}. "
     "So, when every language in the mix is listed, each sample holds a few kilobytes and the inference reads a few "
-    f"hundred merges, expect a share about {best_iv.estimate:.2f} from the truth on average and up to "
-    f"{worst_row['worst']:.2f} for a single language; with a kilobyte a language, or a few dozen merges, expect more."))
+    f"hundred merges, expect a share about {best_iv.estimate:.2f} from the truth on average, and errors like the "
+    f"largest seen here, {worst_row['worst']:.2f}, for a single language (a largest of a few mixes, not a bound); "
+    "with a kilobyte a language, or a few dozen merges, expect more."))
 
 # %% [markdown]
 # ## 5. Asking the real merge lists
@@ -489,9 +490,9 @@ display(Markdown("\n".join(lines) + "\n\n"
     f"Read the order, not the numbers. GPT-2 is given {gpt2_other:.2f} of 'other languages', "
     + ("about what absent languages picked up in check 0 " if abs(gpt2_other - false_share) <= spread["other languages"]
        else "more than absent languages picked up in check 0 ")
-    + f"({false_share:.2f}). With a gigabyte of sample "
-      "per category and over a hundred categories (the paper's set-up) the levels become numbers one can quote; with "
-      "the course's samples, only the steps that clear the error bar are evidence."))
+    + f"({false_share:.2f}). With far larger samples (the paper's code samples a gigabyte per category by default) "
+      "the levels may become numbers one can quote; with the course's samples, only the steps that clear the error "
+      "bar are evidence."))
 
 
 # %% [markdown]
@@ -514,15 +515,16 @@ for family in orders.index:
                 + (f"is the same at every T read ({', '.join(map(str, T_SWEEP))})." if not moved else
                    "is not the one at " + ", ".join(f"T = {t} ({orders.loc[family, f'T = {t}']})" for t in moved) + "."))
 display(Markdown("\n".join(said) + "\n\n"
-    "An order that stays the same as the inference reads more merges is the kind of finding this section can "
-    "offer; one that changes with T is, like the levels, not a finding at these sample sizes."))
+    "An order that stays the same as the inference reads more merges is needed before it can count as a finding, "
+    "but it is not enough: the sweep re-reads the same samples, so the bias the checks measured applies at every T. "
+    "An order that changes with T is, like the levels, not a finding at these sample sizes."))
 
 
 # %% [markdown]
 # ### Llama 3's added merges
 #
 # Llama 3's tokenizer keeps cl100k's tokens and adds more; Hayase et al. infer that Llama 3 extends
-# GPT-3.5's tokenizer mostly for other languages (48% non-English). Its merge list starts with
+# GPT-3.5's tokenizer "primarily for multilingual (48%) use", in their abstract's words. Its merge list starts with
 # cl100k's, so the merges added after it can be asked alone: cut every sample with cl100k first,
 # then count pairs merge by merge from there. One subtlety (chapter 19): some added tokens are not
 # what BPE over the lower ranks builds from two parts, so no trainer chose them as the most frequent
@@ -583,12 +585,14 @@ if llama is not None:
         f"{english_code_share:.2f} of the bytes together. "
         + ("**Here the inference fails**: every merge it could read points at other languages, and the answer puts "
            "most of the bytes in categories that hold none of them; the checks above do not cover this case. A "
-           "likely reason: after cl100k's merges, English and code have few pairs left to merge, so a mix heavy in "
-           "them breaks few inequalities, the pull that gave absent categories a false share in check 0. "
+           "possible reason, not measured here: after cl100k's merges, English and code may have few pairs left to "
+           "merge, so a mix heavy in them breaks few inequalities, the pull that gave absent categories a false share "
+           "in check 0. "
            if fails else
            "The answer and the categories holding the merges point the same way. ")
-        + "The paper's answer for these merges (48% non-English) came from a gigabyte of text per category and over "
-          "a hundred languages; with a few kilobytes of each of our eighteen, the course cannot check it."))
+        + "The paper's answer for these merges (48% multilingual) rests on far larger samples (its code samples a "
+          "gigabyte per category by default); with kilobytes of each of our eighteen languages, the course cannot "
+          "check it."))
 
 # %% [markdown]
 # ## 6. Explore: hide a mix, watch it come back
@@ -646,7 +650,8 @@ display(Markdown(
 #   above gives, better with more merges and larger samples, as long as every category of the mix is
 #   listed.
 # * On real tokenizers the categories we list are never the ones the text was made of, and absent
-#   categories pick up a false share: the ranking across tokenizers is the finding, not the levels.
+#   categories pick up a false share. Only the steps of a ranking that clear the error bars are
+#   evidence; the levels are not.
 #
 # ## Exercises
 

@@ -217,7 +217,8 @@ display(Markdown(
     f"to {-gaps[largest].estimate:.4f} bits per byte at {largest:,} tokens (95% interval "
     f"{-gaps[largest].high:.4f}–{-gaps[largest].low:.4f}), {-gaps[largest].estimate / sweep_table.loc[largest, 'canonical']:.1%} "
     f"of the canonical score: more tokens, more ways to spell the same bytes. The curve's minimum (point estimates) at "
-    f"order {ORDER} is at {best_c:,} scored canonically and at {best_e:,} counting every segmentation. "
+    + (f"order {ORDER} is at {best_c:,} under both scores. " if best_c == best_e else
+       f"order {ORDER} is at {best_c:,} scored canonically and at {best_e:,} counting every segmentation. ")
     + " ".join(f"Scored {'canonically' if score == 'canonical' else 'over every segmentation'}, "
                + (f"{len(vs)} of the {len(sizes) - 1} other sizes ({', '.join(f'{v:,}' for v in vs)}) are within "
                   f"noise of {best_c:,}." if vs else f"every other size is separated from {best_c:,}.")
@@ -315,11 +316,11 @@ display(Markdown(
     + ("So the canonical score already shows the smaller typo penalty Provilkov et al. describe; counting every "
        "segmentation does not reveal it, it was there. " if robust_both else
        "The two scores do not agree that dropout's typo penalty is the smaller one. ")
-    + f"What the scores disagree on is dropout's cost on clean text: {canon_clean.verdict} canonically, "
+    + f"What the scores differ on is how much dropout costs on clean text: {canon_clean.verdict} canonically, "
     f"{every_clean.verdict} counting every segmentation. On the misspelled text, penalty and cost together, dropout is "
     f"{canon_typo.verdict} canonically and {every_typo.verdict} counting every segmentation. "
-    + ("**So the reading of the misspelled text changes**, and the change comes from the clean-text cost, which the "
-       "canonical score inflates, not from the typo penalty." if changed else
+    + ("**So the reading of the misspelled text changes.** Penalty and cost add up to it, and it is the clean-text "
+       "cost the two scores put at different sizes." if changed else
        "The direction of the misspelled-text result is the same under both scores, though its size changes.")))
 
 # %% [markdown]
@@ -456,7 +457,7 @@ display(Markdown(
 # Zouhar et al. found the correlation with BLEU across tokenizers that differ in more than size;
 # Cognetta et al. (2024) built BPE variants that raise Rényi efficiency while models trained on them
 # get worse. Here one more tokenizer joins the order-`ORDER` group: the fewest-tokens segmentation of
-# section 5, which compresses more than plain BPE at the same vocabulary.
+# section 5, built to use as few tokens as the vocabulary allows.
 
 # %%
 pooled_bits = {v: m["canonical"][ORDER] for v, m in measured.items()} | {"fewest 2048": fewest_units["canonical"]}
@@ -499,13 +500,16 @@ display(Markdown(
     f"(without it {signed(agreement[f'order {ORDER}']['Rényi efficiency'])}). Paired on the same resampled paragraphs, "
     f"the change in compression's agreement is {moved_by['compression'].verdict} and in Rényi efficiency's "
     f"{moved_by['Rényi efficiency'].verdict}: "
-    + ("the added tokenizer changes neither correlation measurably. Cognetta et al.'s counterexamples need "
-       "tokenizers built to raise the metric; this one was built for the fewest tokens, not for efficiency."
+    + ("the added tokenizer changes neither correlation measurably. Cognetta et al.'s counterexamples are "
+       "tokenizers built to raise a metric; this one was built for the fewest tokens, that is for compression, and "
+       "with one such tokenizer the change is too small to see."
        if not any(d.clear for d in moved_by.values()) else
        "adding one tokenizer moves " + " and ".join(m for m, d in moved_by.items() if d.clear)
-       + "'s agreement beyond noise, though that tokenizer was built for the fewest tokens, not to raise a metric: "
-       "with a handful of tokenizers, a rank correlation says as much about which ones were compared as about the "
-       "metric.")))
+       + "'s agreement beyond noise. The added tokenizer was built for the fewest tokens, that is to do well on "
+       "compression itself, " + versus_plain['canonical'].word("and the model is better for it", "and the model is "
+       "worse for it", "and the model is not measurably better for it") + ": a tokenizer chosen by a metric, the kind "
+       "of case Cognetta et al. build for Rényi efficiency. With a handful of tokenizers, a rank correlation says as "
+       "much about which ones were compared as about the metric.")))
 
 # %% [markdown]
 # ## The chapter in numbers
@@ -541,8 +545,8 @@ display(Markdown(
 #   under both scores. Separate the two effects (a difference in differences) before reading a
 #   robustness result.
 # * Whether compression or Rényi efficiency ranks tokenizers as a model does changed with the
-#   model's order, which neither metric can see, and with the set of tokenizers compared; measure
-#   the model.
+#   model's order, which neither metric can see; section 5 adds one tokenizer built for compression
+#   and measures how far each agreement moves. Measure the model.
 #
 # ## Exercises
 

@@ -411,8 +411,8 @@ display(Markdown(
     + pausing.sentence("rung 5 with the collector paused", "rung 5 with it running")
     + pausing.word(": here pausing saves time, as the collector's passes above suggest.",
                    ": here pausing costs time, against what the collector's passes suggest.",
-                   ": here pausing is not clearly faster; the collector's share above is smaller than what the "
-                   "machine's own variation hides.")))
+                   f": here {REPEATS} rounds cannot tell a saving the size of the collector's share above from none "
+                   "(and an interval from so few resampled rounds is rough).")))
 
 # %% [markdown]
 # The package's trainer pauses the collector while it learns, and restores it however learning

@@ -120,7 +120,7 @@ def truncated_numbers(tok: Tokenizer, text: str, merge_counts: Iterable[int]) ->
 def course_tokenizers(own: Tokenizer | None = None, own_name: str = "your tokenizer") -> dict[str, TokenizerSource]:
     """The presets: your own tokenizer (if given), then every named byte-level tokenizer installed here
     (:func:`bpe_course.pretrained.loaders`: GPT-2, GPT-4 (cl100k), GPT-4o (o200k) and, with the
-    ``interop`` extra, Mistral's Tekken), each loaded only when first chosen.
+    ``interop`` extra, Mistral's Tekken and Meta's Llama 3 and Llama 4), each loaded only when first chosen.
 
     >>> list(course_tokenizers())[:3]
     ['GPT-2', 'GPT-4 (cl100k)', 'GPT-4o (o200k)']
