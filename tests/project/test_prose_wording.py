@@ -78,6 +78,8 @@ EXEMPT: dict[tuple[str, str, str], str] = {
     ("10_gpt4_cl100k", "more", "fewer / {…} more"): "the other branch of the same count's sign",
     ("11_making_training_fast", "more", "characters or more"): "a threshold's definition (PARALLEL_MIN_CHARS "
     "characters or more), not a comparison",
+    ("13_token_tax", "lowers", "lowers the ratio for"): "a count of per-language verdicts, each one "
+    "d.direction == 'lower' of a Difference: the count printed beside it carries the result, down to 0",
     ("13_token_tax", "shortest", "Tekken's tokens are shortest"): "the extreme of one tokenizer's bytes per token "
     "over the whole declaration (all 30 articles): a description of that text, not two settings compared",
     ("20_what_a_merge_list_reveals", "the same", "is the same at every T read"): "exact: the order of the inferred "
